@@ -1,0 +1,175 @@
+// `wsstress smoke`: drives every entry path of the production pool once per
+// round and checks each result against a sequential computation. A watchdog
+// turns a hang into exit code 4 with the step that hung, so the command never
+// blocks forever.
+#include "smoke.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "exit_codes.hpp"
+#include "wsstress/pool.hpp"
+
+namespace wsstress::cli {
+namespace {
+
+std::uint64_t fib_seq(int n) { return n < 2 ? n : fib_seq(n - 1) + fib_seq(n - 2); }
+
+std::uint64_t fib_join(int n) {
+  if (n < 2) return n;
+  auto [a, b] = wsstress::join([&] { return fib_join(n - 1); }, [&] { return fib_join(n - 2); });
+  return a + b;
+}
+
+int ping(ThreadPool& here, ThreadPool& there, int depth) {
+  if (depth == 0) return 0;
+  return 1 + there.install([&] { return ping(there, here, depth - 1); });
+}
+
+// Fires if the current step does not finish in time.
+class Watchdog {
+ public:
+  explicit Watchdog(int seconds) : seconds_(seconds), thread_([this] { watch(); }) {}
+  ~Watchdog() {
+    {
+      std::lock_guard<std::mutex> g(m_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+  void step(const char* name) {
+    std::lock_guard<std::mutex> g(m_);
+    step_ = name;
+    deadline_ = std::chrono::steady_clock::now() + std::chrono::seconds(seconds_);
+    cv_.notify_all();
+  }
+
+ private:
+  void watch() {
+    std::unique_lock<std::mutex> lock(m_);
+    while (!stop_) {
+      if (std::chrono::steady_clock::now() >= deadline_) {
+        std::fprintf(stderr, "wsstress: smoke: hang: step '%s' made no progress for %d s\n", step_, seconds_);
+        std::fflush(stderr);
+        std::_Exit(kHang);
+      }
+      cv_.wait_until(lock, deadline_);
+    }
+  }
+
+  int seconds_;
+  std::mutex m_;
+  std::condition_variable cv_;
+  bool stop_ = false;
+  const char* step_ = "start";
+  std::chrono::steady_clock::time_point deadline_ = std::chrono::steady_clock::now() + std::chrono::seconds(seconds_);
+  std::thread thread_;
+};
+
+void warn_about_environment() {
+  if (const char* v = std::getenv("RAYON_NUM_THREADS")) {
+    if (!pool::parse_thread_count(v)) {
+      std::fprintf(stderr,
+                   "wsstress: warning: RAYON_NUM_THREADS='%s' is not a number; pools fall back to "
+                   "RAYON_RS_NUM_CPUS or the CPU count, as rayon-core does\n",
+                   v);
+    }
+  }
+}
+
+}  // namespace
+
+int run_smoke(const SmokeOptions& o) {
+  warn_about_environment();
+  Watchdog watchdog(o.timeout_seconds);
+  int failures = 0;
+  auto check = [&](bool ok, const char* what) {
+    if (!ok) {
+      ++failures;
+      std::fprintf(stderr, "wsstress: smoke: FAILED: %s\n", what);
+    }
+  };
+  using clock = std::chrono::steady_clock;
+  auto ms_since = [](clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(clock::now() - t0).count();
+  };
+
+  try {
+    watchdog.step("build pools");
+    ThreadPool a(ThreadPoolBuilder().num_threads(o.threads));
+    ThreadPool b(ThreadPoolBuilder().num_threads(o.threads));
+    std::printf("smoke: pools of %zu threads\n", a.current_num_threads());
+
+    const std::uint64_t expected = fib_seq(o.fib);
+    auto t0 = clock::now();
+    watchdog.step("join: fib");
+    for (int r = 0; r < o.rounds; ++r) check(a.install([&] { return fib_join(o.fib); }) == expected, "fib via join");
+    std::printf("smoke: join      fib(%d) = %llu x%d in %.1f ms\n", o.fib,
+                static_cast<unsigned long long>(expected), o.rounds, ms_since(t0));
+
+    t0 = clock::now();
+    watchdog.step("install from outside threads");
+    std::atomic<long> sum{0};
+    {
+      std::vector<std::thread> callers;
+      for (int c = 0; c < 4; ++c) {
+        callers.emplace_back([&, c] {
+          for (int r = 0; r < o.rounds * 25; ++r) sum.fetch_add(a.install([c] { return long{c}; }));
+        });
+      }
+      for (auto& t : callers) t.join();
+    }
+    check(sum.load() == 6L * o.rounds * 25, "installs from outside threads");
+    std::printf("smoke: install   %d calls from 4 outside threads in %.1f ms\n", 4 * o.rounds * 25, ms_since(t0));
+
+    t0 = clock::now();
+    watchdog.step("cross-pool install chain");
+    for (int r = 0; r < o.rounds; ++r) check(a.install([&] { return ping(a, b, 8); }) == 8, "A->B->A chain");
+    std::printf("smoke: cross     A->B->A chains of depth 8 x%d in %.1f ms\n", o.rounds, ms_since(t0));
+
+    t0 = clock::now();
+    watchdog.step("broadcast");
+    for (int r = 0; r < o.rounds; ++r) {
+      auto idx = a.broadcast([](BroadcastContext ctx) { return ctx.index(); });
+      bool ok = idx.size() == a.current_num_threads();
+      for (std::size_t i = 0; i < idx.size(); ++i) ok = ok && idx[i] == i;
+      check(ok, "broadcast reached every worker once");
+    }
+    std::printf("smoke: broadcast x%d in %.1f ms\n", o.rounds, ms_since(t0));
+
+    t0 = clock::now();
+    watchdog.step("spawn and drop");
+    auto ran = std::make_shared<std::atomic<int>>(0);
+    auto exited = std::make_shared<std::atomic<std::size_t>>(0);
+    std::size_t n_threads = 0;
+    {
+      ThreadPool c(ThreadPoolBuilder().num_threads(o.threads).exit_handler([exited](std::size_t) { exited->fetch_add(1); }));
+      n_threads = c.current_num_threads();
+      for (int i = 0; i < 100 * o.rounds; ++i) c.spawn([ran] { ran->fetch_add(1); });
+    }
+    while (exited->load() < n_threads) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    check(ran->load() == 100 * o.rounds, "every spawned job ran before the pool stopped");
+    std::printf("smoke: spawn     %d jobs, pool dropped, %zu workers exited in %.1f ms\n", 100 * o.rounds,
+                n_threads, ms_since(t0));
+  } catch (const ThreadPoolBuildError& e) {
+    std::fprintf(stderr, "wsstress: smoke: cannot build a pool: %s\n", e.what());
+    return kEnvironment;
+  }
+
+  if (failures > 0) {
+    std::printf("smoke: %d check(s) FAILED\n", failures);
+    return kFailed;
+  }
+  std::printf("smoke: ok\n");
+  return kOk;
+}
+
+}  // namespace wsstress::cli

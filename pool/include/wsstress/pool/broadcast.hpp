@@ -1,0 +1,96 @@
+// broadcast and spawn_broadcast (broadcast/mod.rs): run an operation once on
+// every worker of a pool.
+//
+// Each worker gets one job in its own broadcast queue, which only it takes
+// (before stealing, after its own deque). inject_broadcast wakes every worker
+// directly instead of bumping the JEC, which is why gate 5 of sleep() must look
+// at the broadcast queue too (rayon-core be12615).
+#pragma once
+
+#include <cstddef>
+#include <deque>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "wsstress/pool/registry.hpp"
+
+namespace wsstress::pool {
+
+// What a broadcast operation learns about where it runs.
+template <class P, class M>
+class BroadcastContext {
+ public:
+  std::size_t index() const noexcept { return worker_->index(); }
+  std::size_t num_threads() const noexcept { return worker_->registry().num_threads(); }
+
+  template <class F>
+  static decltype(auto) with(F& f) {
+    WorkerThread<P, M>* worker = WorkerThread<P, M>::current();
+    if (worker == nullptr) abort_with("broadcast job ran outside a worker");
+    return f(BroadcastContext(*worker));
+  }
+
+ private:
+  explicit BroadcastContext(WorkerThread<P, M>& worker) noexcept : worker_(&worker) {}
+  WorkerThread<P, M>* worker_;
+};
+
+// Runs op on every worker of `registry` and returns the results by worker index.
+// If any throws, the first exception in index order is rethrown after all ran.
+template <class P, class M, class OP>
+auto broadcast_in(OP&& op, Registry<P, M>& registry)
+    -> std::vector<ValueOrUnit<std::invoke_result_t<OP&, BroadcastContext<P, M>>>> {
+  using R = std::invoke_result_t<OP&, BroadcastContext<P, M>>;
+  auto f = [&op](bool) -> R { return BroadcastContext<P, M>::with(op); };
+  using Job = StackJob<LatchRef<ScopeLatch<P, M>>, decltype(f), R>;
+
+  const std::size_t n_threads = registry.num_threads();
+  WorkerThread<P, M>* current_thread = WorkerThread<P, M>::current();
+  ScopeLatch<P, M> latch(n_threads, current_thread);
+  std::deque<Job> jobs;  // a deque: StackJobs cannot move once their JobRef is out
+  std::vector<JobRef> job_refs;
+  job_refs.reserve(n_threads);
+  for (std::size_t i = 0; i < n_threads; ++i) {
+    jobs.emplace_back(f, LatchRef<ScopeLatch<P, M>>(latch));
+    job_refs.push_back(jobs.back().as_job_ref());
+  }
+  registry.inject_broadcast(job_refs);
+  latch.wait(current_thread);
+
+  std::vector<ValueOrUnit<R>> results;
+  results.reserve(n_threads);
+  for (Job& job : jobs) results.push_back(job.into_result());
+  return results;
+}
+
+// Runs op on every worker without waiting; each copy holds a terminate count.
+template <class P, class M, class OP>
+void spawn_broadcast_in(OP&& op, Registry<P, M>& registry) {
+  auto body = [registry = RegistryRef<P, M>(&registry), op = std::forward<OP>(op)]() noexcept {
+    registry->catch_unwind([&] { BroadcastContext<P, M>::with(op); });
+    registry->terminate();
+  };
+  auto* job = new ArcJob<P, decltype(body)>(std::move(body));
+  const std::size_t n_threads = registry.num_threads();
+  std::vector<JobRef> job_refs;
+  job_refs.reserve(n_threads);
+  for (std::size_t i = 0; i < n_threads; ++i) {
+    registry.increment_terminate_count();
+    job_refs.push_back(job->new_job_ref());
+  }
+  job->release();
+  registry.inject_broadcast(job_refs);
+}
+
+template <class P, class M, class OP>
+auto broadcast(OP&& op) {
+  return broadcast_in<P, M>(std::forward<OP>(op), *Registry<P, M>::current());
+}
+
+template <class P, class M, class OP>
+void spawn_broadcast(OP&& op) {
+  spawn_broadcast_in<P, M>(std::forward<OP>(op), *Registry<P, M>::current());
+}
+
+}  // namespace wsstress::pool

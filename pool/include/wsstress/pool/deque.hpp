@@ -1,0 +1,182 @@
+// Deque: the per-worker Chase-Lev work-stealing deque (crossbeam-deque's Worker
+// and Stealer, which rayon-core uses for local and broadcast queues).
+//
+// The owner pushes at the back and pops at the back (LIFO) or, for a
+// breadth-first pool, at the front (FIFO); thieves steal at the front. Memory
+// orders follow Lê, Pop, Cohen and Zappa Nardelli, "Correct and Efficient
+// Work-Stealing for Weak Memory Models" (PPoPP 2013), with two changes that
+// crossbeam also makes: `push` publishes with a release store of `back` instead
+// of a release fence plus a relaxed store (ThreadSanitizer does not model
+// fences), and the FIFO pop claims the front with a fetch_add.
+//
+// Deviations from crossbeam, both deliberate: a grown buffer is never shrunk,
+// and retired buffers are freed only when the deque is destroyed (crossbeam
+// frees them through epoch-based reclamation). A thief holding a stale buffer
+// pointer therefore always reads valid memory, and since indices only grow, the
+// slot it read is the job at that index whenever its CAS on `front` succeeds.
+// The retired buffers add up to less than the live one.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "wsstress/pool/job.hpp"
+
+namespace wsstress::pool {
+
+enum class StealKind { Empty, Success, Retry };
+
+struct Steal {
+  StealKind kind;
+  JobRef job;
+};
+
+template <class P>
+class Deque {
+  template <class T>
+  using Atomic = typename P::template Atomic<T>;
+
+ public:
+  enum class Flavor { Lifo, Fifo };
+  static constexpr std::size_t kMinCap = 64;
+
+  explicit Deque(Flavor flavor = Flavor::Lifo)
+      : flavor_(flavor), front_(0), back_(0), cached_(new Buffer(kMinCap)), buffer_(cached_) {}
+
+  Deque(const Deque&) = delete;
+  Deque& operator=(const Deque&) = delete;
+
+  ~Deque() {
+    delete cached_;
+    for (Buffer* b : retired_) delete b;
+  }
+
+  Flavor flavor() const noexcept { return flavor_; }
+
+  // ---- owner side (one thread at a time; the broadcast queues serialise their
+  // many pushers with the registry's mutex) ----
+
+  void push(JobRef job) noexcept {
+    const std::int64_t b = back_.load(std::memory_order_relaxed);
+    const std::int64_t f = front_.load(std::memory_order_acquire);
+    Buffer* buf = cached_;
+    if (b - f >= static_cast<std::int64_t>(buf->cap)) {
+      resize(buf->cap * 2);
+      buf = cached_;
+    }
+    buf->at(b).store(job.header(), std::memory_order_relaxed);
+    // Pairs with the thieves' acquire load of `back`: whoever sees b + 1 sees the slot.
+    back_.store(b + 1, std::memory_order_release);
+  }
+
+  // A null JobRef when empty.
+  JobRef pop() noexcept {
+    std::int64_t b = back_.load(std::memory_order_relaxed);
+    std::int64_t f = front_.load(std::memory_order_relaxed);
+    if (b - f <= 0) return JobRef();
+
+    if (flavor_ == Flavor::Fifo) {
+      f = front_.fetch_add(1, std::memory_order_seq_cst);
+      if (b - (f + 1) < 0) {
+        front_.store(f, std::memory_order_relaxed);
+        return JobRef();
+      }
+      return JobRef(cached_->at(f).load(std::memory_order_relaxed));
+    }
+
+    b -= 1;
+    back_.store(b, std::memory_order_relaxed);
+    // The owner's store of `back` and a thief's load of it must not both miss the
+    // other's write to `front`/`back`: this fence pairs with the one in steal().
+    P::fence(std::memory_order_seq_cst);
+    f = front_.load(std::memory_order_relaxed);
+    const std::int64_t len = b - f;
+    if (len < 0) {
+      back_.store(b + 1, std::memory_order_relaxed);
+      return JobRef();
+    }
+    JobRef job(cached_->at(b).load(std::memory_order_relaxed));
+    if (len == 0) {
+      // Last job: race the thieves for it on `front`.
+      if (!front_.compare_exchange_strong(f, f + 1, std::memory_order_seq_cst,
+                                          std::memory_order_relaxed)) {
+        job = JobRef();
+      }
+      back_.store(b + 1, std::memory_order_relaxed);
+    }
+    return job;
+  }
+
+  bool owner_is_empty() const noexcept {
+    const std::int64_t b = back_.load(std::memory_order_relaxed);
+    const std::int64_t f = front_.load(std::memory_order_seq_cst);
+    return b - f <= 0;
+  }
+
+  // ---- thief side (any thread) ----
+
+  Steal steal() noexcept {
+    std::int64_t f = front_.load(std::memory_order_acquire);
+    P::fence(std::memory_order_seq_cst);
+    const std::int64_t b = back_.load(std::memory_order_acquire);
+    if (b - f <= 0) return Steal{StealKind::Empty, JobRef()};
+    Buffer* buf = buffer_.load(std::memory_order_acquire);
+    JobRef job(buf->at(f).load(std::memory_order_relaxed));
+    if (!front_.compare_exchange_strong(f, f + 1, std::memory_order_seq_cst,
+                                        std::memory_order_relaxed)) {
+      return Steal{StealKind::Retry, JobRef()};
+    }
+    return Steal{StealKind::Success, job};
+  }
+
+  bool stealer_is_empty() const noexcept {
+    const std::int64_t f = front_.load(std::memory_order_acquire);
+    P::fence(std::memory_order_seq_cst);
+    const std::int64_t b = back_.load(std::memory_order_acquire);
+    return b - f <= 0;
+  }
+
+  // Approximate length, for state dumps.
+  std::size_t len_relaxed() const noexcept {
+    const std::int64_t d = back_.load(std::memory_order_relaxed) - front_.load(std::memory_order_relaxed);
+    return d > 0 ? static_cast<std::size_t>(d) : 0;
+  }
+
+ private:
+  struct Buffer {
+    explicit Buffer(std::size_t c) : cap(c), slots(new Atomic<JobHeader*>[c]) {
+      for (std::size_t i = 0; i < c; ++i) slots[i].store(nullptr, std::memory_order_relaxed);
+    }
+    Atomic<JobHeader*>& at(std::int64_t index) noexcept {
+      return slots[static_cast<std::size_t>(index) & (cap - 1)];
+    }
+    std::size_t cap;
+    std::unique_ptr<Atomic<JobHeader*>[]> slots;
+  };
+
+  void resize(std::size_t new_cap) {
+    const std::int64_t b = back_.load(std::memory_order_relaxed);
+    const std::int64_t f = front_.load(std::memory_order_relaxed);
+    Buffer* old = cached_;
+    auto* grown = new Buffer(new_cap);
+    for (std::int64_t i = f; i != b; ++i) {
+      grown->at(i).store(old->at(i).load(std::memory_order_relaxed), std::memory_order_relaxed);
+    }
+    retired_.push_back(old);
+    cached_ = grown;
+    // Pairs with the thieves' acquire load of `buffer_`.
+    buffer_.store(grown, std::memory_order_release);
+  }
+
+  const Flavor flavor_;
+  alignas(128) Atomic<std::int64_t> front_;
+  alignas(128) Atomic<std::int64_t> back_;
+  // Owner-side copy of the current buffer, so the owner never loads `buffer_`.
+  alignas(128) Buffer* cached_;
+  std::vector<Buffer*> retired_;
+  Atomic<Buffer*> buffer_;
+};
+
+}  // namespace wsstress::pool

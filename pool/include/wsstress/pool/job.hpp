@@ -1,0 +1,182 @@
+// Jobs: what the deques, the injector and the broadcast queues carry (job.rs).
+//
+// A JobRef is one pointer to a JobHeader, the first base of every job type, which
+// holds the function that runs it. rayon-core's JobRef is two words (data pointer
+// plus execute fn); one word lets a deque slot be a single lock-free atomic, which
+// a Chase-Lev buffer needs because a thief may read a slot the owner is
+// overwriting (the thief then fails its CAS and discards what it read).
+//
+// StackJob lives in the frame of the thread that waits for it (join's B half,
+// install's injected closure); HeapJob is owned by the queue until it runs
+// (spawn); ArcJob is shared by several JobRefs (spawn_broadcast). A result slot
+// holds nothing, a value, or the exception the closure threw: exceptions play
+// the role of Rust panics and are rethrown where the result is collected.
+#pragma once
+
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <memory>
+#include <optional>
+#include <type_traits>
+#include <utility>
+#include <variant>
+
+namespace wsstress::pool {
+
+// The value of a closure that returns void.
+struct Unit {
+  friend constexpr bool operator==(Unit, Unit) noexcept { return true; }
+};
+
+template <class T>
+using ValueOrUnit = std::conditional_t<std::is_void_v<T>, Unit, T>;
+
+// Calls f(args...) and returns its value, or Unit for a void closure.
+template <class F, class... A>
+ValueOrUnit<std::invoke_result_t<F, A...>> invoke_to_value(F&& f, A&&... args) {
+  using R = std::invoke_result_t<F, A...>;
+  static_assert(!std::is_reference_v<R>, "pool closures must return by value");
+  if constexpr (std::is_void_v<R>) {
+    std::forward<F>(f)(std::forward<A>(args)...);
+    return Unit{};
+  } else {
+    return std::forward<F>(f)(std::forward<A>(args)...);
+  }
+}
+
+// Rayon aborts when its own code panics where it cannot recover; so do we.
+[[noreturn]] inline void abort_with(const char* why) noexcept {
+  std::fprintf(stderr, "wsstress pool: %s; aborting\n", why);
+  std::abort();
+}
+
+struct JobHeader {
+  using ExecuteFn = void (*)(JobHeader*) noexcept;
+  ExecuteFn execute_fn;
+};
+
+// Non-owning handle to a job; each JobRef must be executed exactly once.
+class JobRef {
+ public:
+  constexpr JobRef() noexcept = default;
+  constexpr explicit JobRef(JobHeader* header) noexcept : header_(header) {}
+  void execute() const noexcept { header_->execute_fn(header_); }
+  JobHeader* header() const noexcept { return header_; }
+  explicit operator bool() const noexcept { return header_ != nullptr; }
+  friend bool operator==(JobRef, JobRef) noexcept = default;
+
+ private:
+  JobHeader* header_ = nullptr;
+};
+
+template <class T>
+class JobResult {
+ public:
+  bool is_none() const noexcept { return std::holds_alternative<std::monostate>(slot_); }
+  void set_value(T&& value) { slot_.template emplace<1>(std::move(value)); }
+  void set_exception(std::exception_ptr e) noexcept { slot_.template emplace<2>(std::move(e)); }
+  // The value, or the captured exception rethrown.
+  T into_return_value() {
+    if (auto* e = std::get_if<2>(&slot_)) std::rethrow_exception(*e);
+    if (auto* v = std::get_if<1>(&slot_)) return std::move(*v);
+    abort_with("job result read before the job ran");
+  }
+
+ private:
+  std::variant<std::monostate, T, std::exception_ptr> slot_;
+};
+
+// A job in the stack frame of the thread waiting for it. `F` is called with
+// `true` when it runs through `execute` (it migrated, or was injected) and with
+// the caller's value through run_inline.
+template <class L, class F, class R>
+class StackJob : public JobHeader {
+ public:
+  using Value = ValueOrUnit<R>;
+
+  StackJob(F func, L latch) : JobHeader{&StackJob::execute}, latch(std::move(latch)), func_(std::move(func)) {}
+  StackJob(const StackJob&) = delete;
+  StackJob& operator=(const StackJob&) = delete;
+
+  JobRef as_job_ref() noexcept { return JobRef(this); }
+
+  // Runs the closure on the waiting thread itself; exceptions propagate.
+  Value run_inline(bool stolen) {
+    F f = std::move(*func_);
+    func_.reset();
+    return invoke_to_value(std::move(f), stolen);
+  }
+
+  Value into_result() { return result_.into_return_value(); }
+
+  L latch;
+
+ private:
+  static void execute(JobHeader* header) noexcept {
+    auto* self = static_cast<StackJob*>(header);
+    {
+      // The closure is moved out and destroyed before the latch is set: once it
+      // is set the owner may return and free this frame.
+      F f = std::move(*self->func_);
+      self->func_.reset();
+      try {
+        self->result_.set_value(invoke_to_value(std::move(f), true));
+      } catch (...) {
+        self->result_.set_exception(std::current_exception());
+      }
+    }
+    self->latch.set();
+  }
+
+  std::optional<F> func_;
+  JobResult<Value> result_;
+};
+
+// A job owned by whatever queue holds it; deletes itself after running. The
+// body must not throw (spawn wraps user code in the registry's panic handling).
+template <class F>
+class HeapJob : public JobHeader {
+ public:
+  explicit HeapJob(F body) : JobHeader{&HeapJob::execute}, body_(std::move(body)) {}
+
+  static JobRef into_job_ref(std::unique_ptr<HeapJob> job) noexcept { return JobRef(job.release()); }
+
+ private:
+  static void execute(JobHeader* header) noexcept {
+    std::unique_ptr<HeapJob> self(static_cast<HeapJob*>(header));
+    self->body_();
+  }
+
+  F body_;
+};
+
+// A job shared by several JobRefs, each holding one reference (Arc in rayon);
+// the last one to run frees it. The count is a platform atomic so the simulator
+// schedules it like any other shared word.
+template <class P, class F>
+class ArcJob : public JobHeader {
+ public:
+  explicit ArcJob(F body) : JobHeader{&ArcJob::execute}, refs_(1), body_(std::move(body)) {}
+
+  JobRef new_job_ref() noexcept {
+    refs_.fetch_add(1, std::memory_order_relaxed);
+    return JobRef(this);
+  }
+  // Drops the creator's reference.
+  void release() noexcept {
+    if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+  }
+
+ private:
+  static void execute(JobHeader* header) noexcept {
+    auto* self = static_cast<ArcJob*>(header);
+    self->body_();
+    self->release();
+  }
+
+  typename P::template Atomic<std::size_t> refs_;
+  F body_;
+};
+
+}  // namespace wsstress::pool

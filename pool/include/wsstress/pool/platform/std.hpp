@@ -1,0 +1,117 @@
+// StdPlatform: the production instantiation of the platform policy.
+//
+// Every member is the plain standard facility (std::atomic, std::mutex,
+// std::condition_variable, pthreads for stack sizes and names), with tracing and
+// invariant checks switched off at compile time, so `Registry<StdPlatform,
+// NoMutants>` compiles to what hand-written std code would.
+#pragma once
+
+#include <pthread.h>
+#include <sched.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <system_error>
+#include <thread>
+
+#include "wsstress/pool/platform/concept.hpp"
+
+namespace wsstress::pool {
+
+struct StdPlatform {
+  template <class T>
+  using Atomic = std::atomic<T>;
+  using Mutex = std::mutex;
+  using CondVar = std::condition_variable;
+
+  static constexpr bool kTraced = false;
+  static constexpr bool kCheckInvariants = false;
+
+  static void fence(std::memory_order order) noexcept { std::atomic_thread_fence(order); }
+  static void yield_now() noexcept { std::this_thread::yield(); }
+
+  template <class Tag, class T>
+  static T& thread_local_slot() noexcept {
+    static thread_local T value{};
+    return value;
+  }
+
+  // Seeds each worker's victim-choosing generator; any non-zero value will do,
+  // so a global counter run through splitmix64 is enough (rayon hashes one too).
+  static std::uint64_t next_rng_seed() noexcept {
+    static std::atomic<std::uint64_t> counter{0};
+    std::uint64_t z = counter.fetch_add(1, std::memory_order_relaxed) + 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return z == 0 ? 1 : z;
+  }
+
+  // The CPUs this process may run on, as num_cpus::get() reports them.
+  static std::size_t default_num_threads() noexcept {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+      int n = CPU_COUNT(&set);
+      if (n > 0) return static_cast<std::size_t>(n);
+    }
+    unsigned n = std::thread::hardware_concurrency();
+    return n == 0 ? 1 : n;
+  }
+
+  static void on_event(const Event&, SrcLoc) noexcept {}
+
+  [[noreturn]] static void invariant_failed(const char* what, SrcLoc loc) noexcept {
+    std::fprintf(stderr, "wsstress: pool invariant violated at %s:%u: %s\n", loc.file, loc.line,
+                 what);
+    std::abort();
+  }
+
+  // Starts a detached thread running `body` (rayon detaches its workers too; the
+  // registry is kept alive by the references the workers hold).
+  template <class F>
+  static std::error_code spawn_thread(const ThreadOptions& options, F&& body) {
+    using Body = std::decay_t<F>;
+    pthread_attr_t attr;
+    if (int rc = pthread_attr_init(&attr); rc != 0) return {rc, std::generic_category()};
+    struct AttrGuard {
+      pthread_attr_t* a;
+      ~AttrGuard() { pthread_attr_destroy(a); }
+    } guard{&attr};
+    if (options.stack_size) {
+      if (int rc = pthread_attr_setstacksize(&attr, *options.stack_size); rc != 0) {
+        return {rc, std::generic_category()};
+      }
+    }
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    struct Start {
+      Body body;
+      std::optional<std::string> name;
+    };
+    auto start = std::make_unique<Start>(Start{std::forward<F>(body), options.name});
+    pthread_t tid;
+    int rc = pthread_create(
+        &tid, &attr,
+        [](void* arg) -> void* {
+          std::unique_ptr<Start> s(static_cast<Start*>(arg));
+          if (s->name) {
+            // Linux keeps 15 bytes of a thread name.
+            pthread_setname_np(pthread_self(), s->name->substr(0, 15).c_str());
+          }
+          s->body();
+          return nullptr;
+        },
+        start.get());
+    if (rc != 0) return {rc, std::generic_category()};
+    start.release();
+    return {};
+  }
+};
+
+static_assert(Platform<StdPlatform>);
+
+}  // namespace wsstress::pool

@@ -1,0 +1,706 @@
+// Registry and WorkerThread: a pool's shared state and each worker's own state
+// (registry.rs), with the three ways into a pool.
+//
+// A Registry owns every queue (per worker: a Chase-Lev deque and a broadcast
+// queue; one injector), the Sleep module and the terminate count. It is
+// reference counted like rayon's Arc<Registry>: the ThreadPool handle, every
+// worker, every spawned job and every cross-pool latch in flight hold a
+// reference, so a pool's memory outlives the last thread that can touch it.
+//
+// in_worker(op) runs op on a worker of the pool, by one of three paths:
+//   - the caller is a worker of this pool: call op directly;
+//   - in_worker_cold: the caller is in no pool; inject a StackJob and block on
+//     a thread-local LockLatch (reused, reset after each wait);
+//   - in_worker_cross: the caller is a worker of another pool; inject, then
+//     keep working in its own pool (wait_until) on a SpinLatch::cross.
+// The global function in_worker skips the pool check: any worker of any pool
+// runs op directly, and only a thread outside every pool enters the global pool.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "wsstress/pool/builder.hpp"
+#include "wsstress/pool/deque.hpp"
+#include "wsstress/pool/injector.hpp"
+#include "wsstress/pool/job.hpp"
+#include "wsstress/pool/latch.hpp"
+#include "wsstress/pool/mutants.hpp"
+#include "wsstress/pool/sleep/sleep.hpp"
+#include "wsstress/pool/trace.hpp"
+
+namespace wsstress::pool {
+
+// Intrusive counted reference to a Registry (rayon's Arc<Registry>). The count
+// is a platform atomic, so engines schedule the keep-alive races around it.
+template <class P, class M>
+class RegistryRef {
+ public:
+  RegistryRef() noexcept = default;
+  // Adopts a reference already counted for us.
+  static RegistryRef adopt(Registry<P, M>* r) noexcept {
+    RegistryRef ref;
+    ref.r_ = r;
+    return ref;
+  }
+  // Takes a new reference to a live registry.
+  explicit RegistryRef(Registry<P, M>* r) noexcept : r_(r) {
+    if (r_) r_->add_ref();
+  }
+  RegistryRef(const RegistryRef& other) noexcept : RegistryRef(other.r_) {}
+  RegistryRef(RegistryRef&& other) noexcept : r_(std::exchange(other.r_, nullptr)) {}
+  RegistryRef& operator=(RegistryRef other) noexcept {
+    std::swap(r_, other.r_);
+    return *this;
+  }
+  ~RegistryRef() { reset(); }
+
+  // Gives up the reference without dropping it (the global registry is never freed).
+  Registry<P, M>* release_for_global() noexcept { return std::exchange(r_, nullptr); }
+
+  void reset() noexcept {
+    if (Registry<P, M>* r = std::exchange(r_, nullptr)) r->release();
+  }
+  Registry<P, M>* get() const noexcept { return r_; }
+  Registry<P, M>* operator->() const noexcept { return r_; }
+  Registry<P, M>& operator*() const noexcept { return *r_; }
+  explicit operator bool() const noexcept { return r_ != nullptr; }
+
+ private:
+  Registry<P, M>* r_ = nullptr;
+};
+
+// rayon's FnContext: whether a join half runs on another thread than the one
+// that called join (stolen, or injected from outside the pool).
+class FnContext {
+ public:
+  explicit FnContext(bool migrated) noexcept : migrated_(migrated) {}
+  bool migrated() const noexcept { return migrated_; }
+
+ private:
+  bool migrated_;
+};
+
+// xorshift* (rayon's XorShift64Star): picks the first victim of a steal round.
+class XorShift64Star {
+ public:
+  explicit XorShift64Star(std::uint64_t seed) noexcept : state_(seed == 0 ? 1 : seed) {}
+  std::uint64_t next() noexcept {
+    std::uint64_t x = state_;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    state_ = x;
+    return x * 0x2545f4914f6cdd1dull;
+  }
+  std::size_t next_usize(std::size_t n) noexcept { return static_cast<std::size_t>(next() % n); }
+
+ private:
+  std::uint64_t state_;
+};
+
+template <class P, class M>
+class WorkerThread {
+  struct CurrentTag;
+
+ public:
+  WorkerThread(RegistryRef<P, M> registry, std::size_t index);
+  ~WorkerThread();
+  WorkerThread(const WorkerThread&) = delete;
+  WorkerThread& operator=(const WorkerThread&) = delete;
+
+  // The calling thread's WorkerThread, in any pool of this instantiation, or null.
+  static WorkerThread* current() noexcept { return current_slot(); }
+
+  Registry<P, M>& registry() const noexcept { return *registry_; }
+  std::size_t index() const noexcept { return index_; }
+
+  // Pushes on our deque and tells the sleep module (no fence: see Sleep).
+  void push(JobRef job) noexcept {
+    trace<P>([&] { return ev(EventKind::JobPushed); });
+    const bool queue_was_empty = worker_.owner_is_empty();
+    worker_.push(job);
+    registry_->sleep().new_internal_jobs(index_, 1, queue_was_empty);
+  }
+
+  void push_fifo(JobRef job) noexcept { push(fifo_.push(job)); }
+
+  bool local_deque_is_empty() const noexcept { return worker_.owner_is_empty(); }
+
+  // Our deque first (LIFO, or FIFO when breadth-first), then our broadcast queue.
+  JobRef take_local_job() noexcept {
+    if (JobRef job = worker_.pop()) {
+      trace<P>([&] { return ev(EventKind::JobPopped); });
+      return job;
+    }
+    for (;;) {
+      Steal s = broadcast_.steal();
+      if (s.kind == StealKind::Success) return s.job;
+      if (s.kind == StealKind::Empty) return JobRef();
+    }
+  }
+
+  // Gate 5's question: is there work that came from outside the pool for us?
+  bool has_injected_job() const noexcept;
+
+  // Runs other jobs until `latch` is set.
+  template <class L>
+  void wait_until(L& latch) noexcept {
+    CoreLatch<P>& core = latch.as_core_latch();
+    if (!core.probe()) wait_until_cold(core);
+  }
+
+  void execute(JobRef job) noexcept { job.execute(); }
+
+  // ---- introspection for state dumps ----
+  const Deque<P>& local_deque() const noexcept { return worker_; }
+
+ private:
+  static WorkerThread*& current_slot() noexcept {
+    return P::template thread_local_slot<CurrentTag, WorkerThread*>();
+  }
+  Event ev(EventKind kind, std::uint64_t a = 0, std::uint64_t b = 0) const noexcept {
+    return Event{kind, registry_.get(), static_cast<std::uint32_t>(index_), a, b};
+  }
+
+  void wait_until_cold(CoreLatch<P>& latch) noexcept;
+  JobRef steal() noexcept;
+
+  Deque<P>& worker_;
+  Deque<P>& broadcast_;
+  JobFifo<P> fifo_;
+  std::size_t index_;
+  XorShift64Star rng_;
+  RegistryRef<P, M> registry_;
+};
+
+template <class P, class M>
+class Registry {
+  using Mutex = typename P::Mutex;
+  template <class T>
+  using Atomic = typename P::template Atomic<T>;
+
+ public:
+  using Worker = WorkerThread<P, M>;
+  using Builder = BasicThreadPoolBuilder<P, M>;
+
+  // Starts the workers (Registry::new). If a thread fails to start, or the name
+  // callback throws, the workers already started are terminated (rayon a29cb5c)
+  // and the error is thrown.
+  static RegistryRef<P, M> create(Builder& builder);
+
+  Registry(const Registry&) = delete;
+  Registry& operator=(const Registry&) = delete;
+
+  // The registry of the calling worker, else the global one.
+  static RegistryRef<P, M> current();
+  static std::size_t current_num_threads();
+
+  std::size_t num_threads() const noexcept { return n_threads_; }
+  const void* id() const noexcept { return this; }
+  Sleep<P, M>& sleep() noexcept { return sleep_; }
+
+  // The calling thread's WorkerThread if it belongs to this registry.
+  Worker* current_thread() const noexcept {
+    Worker* w = Worker::current();
+    return (w != nullptr && &w->registry() == this) ? w : nullptr;
+  }
+
+  template <class OP>
+  auto in_worker(OP&& op) -> ValueOrUnit<std::invoke_result_t<OP, Worker&, bool>>;
+  template <class OP>
+  auto in_worker_cold(OP&& op) -> ValueOrUnit<std::invoke_result_t<OP, Worker&, bool>>;
+  template <class OP>
+  auto in_worker_cross(Worker& current_thread, OP&& op)
+      -> ValueOrUnit<std::invoke_result_t<OP, Worker&, bool>>;
+
+  // Pushes on the calling worker's deque if it belongs here, else injects.
+  void inject_or_push(JobRef job) noexcept {
+    if (Worker* w = current_thread()) {
+      w->push(job);
+    } else {
+      inject(job);
+    }
+  }
+
+  // Into the global injector, from a thread that is not one of our workers.
+  void inject(JobRef job) noexcept {
+    trace<P>([&] { return Event{EventKind::JobsInjected, this, Event::kNoWorker, 1}; });
+    WSSTRESS_CHECK(P, terminate_count_.load(std::memory_order_acquire) != 0,
+                       "inject() on a terminated registry");
+    const bool queue_was_empty = injected_jobs_.is_empty();
+    injected_jobs_.push(job);
+    sleep_.new_injected_jobs(Event::kNoWorker, 1, queue_was_empty);
+  }
+
+  // One job into each worker's own broadcast queue; each runs only on its worker.
+  template <class Range>
+  void inject_broadcast(const Range& jobs) noexcept {
+    trace<P>([&] { return Event{EventKind::JobBroadcast, this, Event::kNoWorker, n_threads_}; });
+    {
+      std::unique_lock<Mutex> lock(broadcasts_mutex_);
+      WSSTRESS_CHECK(P, terminate_count_.load(std::memory_order_acquire) != 0,
+                         "inject_broadcast() on a terminated registry");
+      std::size_t i = 0;
+      for (JobRef job : jobs) broadcasts_[i++]->push(job);
+      if (i != n_threads_) abort_with("inject_broadcast needs exactly one job per thread");
+    }
+    // No JEC bump: a sleeping worker is woken directly, and one about to sleep
+    // finds the job at gate 5 (it holds its is_blocked lock, which this takes).
+    for (std::size_t i = 0; i < n_threads_; ++i) sleep_.notify_worker_latch_is_set(i);
+  }
+
+  bool has_injected_job() const noexcept { return !injected_jobs_.is_empty(); }
+
+  JobRef pop_injected_job(std::size_t worker_index) noexcept {
+    for (;;) {
+      Steal s = injected_jobs_.steal();
+      if (s.kind == StealKind::Success) {
+        trace<P>([&] { return Event{EventKind::JobUninjected, this, static_cast<std::uint32_t>(worker_index)}; });
+        return s.job;
+      }
+      if (s.kind == StealKind::Empty) return JobRef();
+    }
+  }
+
+  // Called when spawning work that must keep the pool alive; balanced by
+  // terminate() when that work ends.
+  void increment_terminate_count() noexcept {
+    const std::size_t previous = terminate_count_.fetch_add(1, std::memory_order_acq_rel);
+    WSSTRESS_CHECK(P, previous != 0, "registry terminate count incremented from zero");
+    if (previous == SIZE_MAX) abort_with("overflow in registry terminate count");
+  }
+
+  // Drops one terminate count; the last one sets every worker's terminate latch
+  // and wakes the worker if it sleeps on it (rayon #200: without the wake-up a
+  // sleeping worker never exits).
+  void terminate() noexcept {
+    if (terminate_count_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      for (std::size_t i = 0; i < n_threads_; ++i) thread_infos_[i].terminate.set_and_tickle_one(*this, i);
+    }
+  }
+
+  void notify_worker_latch_is_set(std::size_t target_worker_index) noexcept {
+    sleep_.notify_worker_latch_is_set(target_worker_index);
+  }
+
+  // Runs f, routing an exception to the panic handler; with no handler, or a
+  // handler that throws, the process aborts, as rayon-core does.
+  template <class F>
+  void catch_unwind(F&& f) noexcept {
+    try {
+      std::forward<F>(f)();
+    } catch (...) {
+      if (!panic_handler_) abort_with("a job threw and the pool has no panic handler");
+      try {
+        panic_handler_(std::current_exception());
+      } catch (...) {
+        abort_with("the pool's panic handler threw");
+      }
+    }
+  }
+
+  // Waits until every worker has entered its main loop.
+  void wait_until_primed() {
+    for (std::size_t i = 0; i < n_threads_; ++i) thread_infos_[i].primed.wait();
+  }
+  // Waits until every worker has left its main loop (tests).
+  void wait_until_stopped() {
+    for (std::size_t i = 0; i < n_threads_; ++i) thread_infos_[i].stopped.wait();
+  }
+
+  // ---- introspection for state dumps ----
+  std::size_t injector_len() const noexcept { return injected_jobs_.len_relaxed(); }
+  const Deque<P>& deque(std::size_t i) const noexcept { return *deques_[i]; }
+  const Deque<P>& broadcast_queue(std::size_t i) const noexcept { return *broadcasts_[i]; }
+  std::size_t terminate_count() const noexcept { return terminate_count_.load(std::memory_order_relaxed); }
+
+  // The global registry, built with the default builder on first use; throws
+  // ThreadPoolBuildError if that build (or an earlier build_global) failed.
+  static Registry* global_registry();
+  // Builds the global registry from `builder`; throws if it was built already.
+  static Registry* init_global_registry(Builder& builder);
+
+  void add_ref() noexcept { refs_.fetch_add(1, std::memory_order_relaxed); }
+  void release() noexcept {
+    if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+  }
+
+ private:
+  friend class WorkerThread<P, M>;
+  friend class ThreadBuilder<P, M>;
+
+  struct ThreadInfo {
+    // Set when the worker enters its main loop.
+    LockLatch<P> primed;
+    // Set when the worker leaves it.
+    LockLatch<P> stopped;
+    // Set by terminate(). A CountLatch because it needs no registry reference.
+    CountLatch<P> terminate;
+  };
+
+  Registry(std::size_t n_threads, Builder& builder);
+  ~Registry() = default;
+
+  void main_loop(std::size_t index);
+
+  Atomic<std::size_t> refs_;
+  const std::size_t n_threads_;
+  std::unique_ptr<ThreadInfo[]> thread_infos_;
+  std::vector<std::unique_ptr<Deque<P>>> deques_;
+  // Pushed by any thread under broadcasts_mutex_, stolen by their worker.
+  std::vector<std::unique_ptr<Deque<P>>> broadcasts_;
+  Mutex broadcasts_mutex_;
+  Sleep<P, M> sleep_;
+  Injector<P> injected_jobs_;
+  typename Builder::PanicHandler panic_handler_;
+  typename Builder::StartHandler start_handler_;
+  typename Builder::ExitHandler exit_handler_;
+  // Zero means terminated. The ThreadPool handle holds one count (the global
+  // registry's is never released); each spawned job holds one while queued.
+  Atomic<std::size_t> terminate_count_;
+};
+
+// ---------------------------------------------------------------------------
+// Registry: construction, global registry, main loop
+
+template <class P, class M>
+Registry<P, M>::Registry(std::size_t n_threads, Builder& builder)
+    : refs_(1), n_threads_(n_threads), thread_infos_(std::make_unique<ThreadInfo[]>(n_threads)),
+      sleep_(n_threads, this), terminate_count_(1) {
+  const auto flavor = builder.get_breadth_first() ? Deque<P>::Flavor::Fifo : Deque<P>::Flavor::Lifo;
+  deques_.reserve(n_threads);
+  broadcasts_.reserve(n_threads);
+  for (std::size_t i = 0; i < n_threads; ++i) {
+    deques_.push_back(std::make_unique<Deque<P>>(flavor));
+    broadcasts_.push_back(std::make_unique<Deque<P>>(Deque<P>::Flavor::Fifo));
+  }
+  panic_handler_ = builder.take_panic_handler();
+  start_handler_ = builder.take_start_handler();
+  exit_handler_ = builder.take_exit_handler();
+}
+
+template <class P, class M>
+RegistryRef<P, M> Registry<P, M>::create(Builder& builder) {
+  const std::size_t n_threads = std::min(builder.get_num_threads(), max_num_threads());
+  RegistryRef<P, M> registry = RegistryRef<P, M>::adopt(new Registry(n_threads, builder));
+
+  // If we leave early, by error or exception, terminate the workers we started.
+  struct Terminator {
+    Registry* r;
+    ~Terminator() {
+      if (r) r->terminate();
+    }
+  } terminator{registry.get()};
+
+  for (std::size_t index = 0; index < n_threads; ++index) {
+    ThreadBuilder<P, M> thread(builder.get_thread_name(index), builder.get_stack_size(), registry, index);
+    if (std::error_code ec = builder.spawn(std::move(thread))) throw ThreadPoolBuildError::io_error(ec);
+  }
+  terminator.r = nullptr;
+  return registry;
+}
+
+namespace detail {
+// The global registry of one instantiation, and whether building it was tried.
+template <class P, class M>
+struct GlobalRegistryState {
+  static inline std::mutex mutex;
+  static inline std::atomic<Registry<P, M>*> registry{nullptr};
+  static inline bool attempted = false;  // guarded by mutex
+};
+}  // namespace detail
+
+template <class P, class M>
+Registry<P, M>* Registry<P, M>::global_registry() {
+  using G = detail::GlobalRegistryState<P, M>;
+  if (Registry* r = G::registry.load(std::memory_order_acquire)) return r;
+  std::lock_guard<std::mutex> lock(G::mutex);
+  if (!G::attempted) {
+    G::attempted = true;
+    Builder builder;
+    // Leaked on purpose: the global pool lives as long as the process.
+    G::registry.store(create(builder).release_for_global(), std::memory_order_release);
+  }
+  if (Registry* r = G::registry.load(std::memory_order_acquire)) return r;
+  // An earlier build of the global pool failed; rayon panics with this message.
+  throw std::runtime_error("The global thread pool has not been initialized.");
+}
+
+template <class P, class M>
+Registry<P, M>* Registry<P, M>::init_global_registry(Builder& builder) {
+  using G = detail::GlobalRegistryState<P, M>;
+  std::lock_guard<std::mutex> lock(G::mutex);
+  if (G::attempted) throw ThreadPoolBuildError::global_already_initialized();
+  G::attempted = true;
+  Registry* r = create(builder).release_for_global();
+  G::registry.store(r, std::memory_order_release);
+  return r;
+}
+
+template <class P, class M>
+RegistryRef<P, M> Registry<P, M>::current() {
+  if (Worker* w = Worker::current()) return RegistryRef<P, M>(&w->registry());
+  return RegistryRef<P, M>(global_registry());
+}
+
+template <class P, class M>
+std::size_t Registry<P, M>::current_num_threads() {
+  if (Worker* w = Worker::current()) return w->registry().num_threads();
+  return global_registry()->num_threads();
+}
+
+template <class P, class M>
+void ThreadBuilder<P, M>::run() {
+  RegistryRef<P, M> registry = std::move(registry_);
+  registry->main_loop(index_);
+}
+
+template <class P, class M>
+void Registry<P, M>::main_loop(std::size_t index) {
+  // Holds a registry reference until the worker is done with it.
+  WorkerThread<P, M> worker_thread(RegistryRef<P, M>(this), index);
+  thread_infos_[index].primed.set();
+
+  if (start_handler_) catch_unwind([&] { start_handler_(index); });
+
+  CountLatch<P>& my_terminate_latch = thread_infos_[index].terminate;
+  trace<P>([&] {
+    return Event{EventKind::ThreadStart, this, static_cast<std::uint32_t>(index),
+                 reinterpret_cast<std::uintptr_t>(&my_terminate_latch.as_core_latch())};
+  });
+  // A pool's idle workers sleep on their own terminate latch.
+  worker_thread.wait_until(my_terminate_latch);
+
+  if (worker_thread.take_local_job()) abort_with("a worker exited with work left in its deque");
+  thread_infos_[index].stopped.set();
+  trace<P>([&] { return Event{EventKind::ThreadTerminate, this, static_cast<std::uint32_t>(index)}; });
+  if (exit_handler_) catch_unwind([&] { exit_handler_(index); });
+}
+
+// ---------------------------------------------------------------------------
+// WorkerThread
+
+template <class P, class M>
+WorkerThread<P, M>::WorkerThread(RegistryRef<P, M> registry, std::size_t index)
+    : worker_(*registry->deques_[index]), broadcast_(*registry->broadcasts_[index]), index_(index),
+      rng_(P::next_rng_seed()), registry_(std::move(registry)) {
+  if (current_slot() != nullptr) abort_with("a thread can be the worker of one pool only");
+  current_slot() = this;
+}
+
+template <class P, class M>
+WorkerThread<P, M>::~WorkerThread() {
+  // Clear the thread-local before the registry reference goes (rayon 249ad3f):
+  // a thread that outlives its worker must not look like one.
+  current_slot() = nullptr;
+}
+
+template <class P, class M>
+bool WorkerThread<P, M>::has_injected_job() const noexcept {
+  return !broadcast_.stealer_is_empty() || registry_->has_injected_job();
+}
+
+template <class P, class M>
+void WorkerThread<P, M>::wait_until_cold(CoreLatch<P>& latch) noexcept {
+  Sleep<P, M>& sleep = registry_->sleep_;
+  IdleState idle_state = sleep.start_looking(index_, latch);
+  while (!latch.probe()) {
+    // Local work first, then other workers', then the injector: finish what was
+    // started before taking on something new.
+    JobRef job = take_local_job();
+    if (!job) job = steal();
+    if (!job) job = registry_->pop_injected_job(index_);
+    if (job) {
+      sleep.work_found(idle_state);
+      execute(job);
+      idle_state = sleep.start_looking(index_, latch);
+    } else {
+      sleep.no_work_found(idle_state, latch, [this] { return has_injected_job(); });
+    }
+  }
+  // We are busy again with whatever our caller was doing.
+  sleep.work_found(idle_state);
+  trace<P>([&] { return ev(EventKind::ThreadSawLatchSet, reinterpret_cast<std::uintptr_t>(&latch)); });
+}
+
+template <class P, class M>
+JobRef WorkerThread<P, M>::steal() noexcept {
+  WSSTRESS_CHECK(P, local_deque_is_empty(), "stealing with local work left");
+  const std::size_t num_threads = registry_->n_threads_;
+  if (num_threads <= 1) return JobRef();
+  for (;;) {
+    bool retry = false;
+    const std::size_t start = rng_.next_usize(num_threads);
+    for (std::size_t k = 0; k < num_threads; ++k) {
+      const std::size_t victim = (start + k) % num_threads;
+      if (victim == index_) continue;
+      Steal s = registry_->deques_[victim]->steal();
+      if (s.kind == StealKind::Success) {
+        trace<P>([&] { return ev(EventKind::JobStolen, victim); });
+        return s.job;
+      }
+      if (s.kind == StealKind::Retry) retry = true;
+    }
+    if (!retry) return JobRef();
+  }
+}
+
+// ---------------------------------------------------------------------------
+// in_worker and its three paths
+
+template <class P, class M>
+template <class OP>
+auto Registry<P, M>::in_worker(OP&& op) -> ValueOrUnit<std::invoke_result_t<OP, Worker&, bool>> {
+  Worker* worker_thread = Worker::current();
+  if (worker_thread == nullptr) return in_worker_cold(std::forward<OP>(op));
+  if (&worker_thread->registry() != this) return in_worker_cross(*worker_thread, std::forward<OP>(op));
+  // Same pool: we are already where op must run.
+  return invoke_to_value(std::forward<OP>(op), *worker_thread, false);
+}
+
+template <class P, class M>
+template <class OP>
+auto Registry<P, M>::in_worker_cold(OP&& op) -> ValueOrUnit<std::invoke_result_t<OP, Worker&, bool>> {
+  using R = std::invoke_result_t<OP, Worker&, bool>;
+  struct ColdLatchTag;
+  LockLatch<P>& lock_latch = P::template thread_local_slot<ColdLatchTag, LockLatch<P>>();
+  auto call = [&op](bool injected) -> R {
+    Worker* worker_thread = Worker::current();
+    if (!injected || worker_thread == nullptr) abort_with("in_worker_cold job ran outside a worker");
+    return std::forward<OP>(op)(*worker_thread, true);
+  };
+  StackJob<LatchRef<LockLatch<P>>, decltype(call), R> job(std::move(call), LatchRef<LockLatch<P>>(lock_latch));
+  inject(job.as_job_ref());
+  // Reset so the same thread-local latch serves this thread's next cold call.
+  job.latch.get().wait_and_reset();
+  return job.into_result();
+}
+
+template <class P, class M>
+template <class OP>
+auto Registry<P, M>::in_worker_cross(Worker& current_thread, OP&& op)
+    -> ValueOrUnit<std::invoke_result_t<OP, Worker&, bool>> {
+  using R = std::invoke_result_t<OP, Worker&, bool>;
+  // Our caller is a worker of another pool: it keeps running its own pool's
+  // jobs while it waits, and may sleep there; the cross latch wakes it.
+  auto call = [&op](bool injected) -> R {
+    Worker* worker_thread = Worker::current();
+    if (!injected || worker_thread == nullptr) abort_with("in_worker_cross job ran outside a worker");
+    return std::forward<OP>(op)(*worker_thread, true);
+  };
+  StackJob<SpinLatch<P, M>, decltype(call), R> job(std::move(call), SpinLatch<P, M>::cross(current_thread));
+  inject(job.as_job_ref());
+  current_thread.wait_until(job.latch);
+  return job.into_result();
+}
+
+// Any worker of any pool (of this instantiation) runs op directly; other
+// threads go to the global pool.
+template <class P, class M, class OP>
+auto in_worker(OP&& op) -> ValueOrUnit<std::invoke_result_t<OP, WorkerThread<P, M>&, bool>> {
+  if (WorkerThread<P, M>* owner_thread = WorkerThread<P, M>::current()) {
+    return invoke_to_value(std::forward<OP>(op), *owner_thread, false);
+  }
+  return Registry<P, M>::global_registry()->in_worker_cold(std::forward<OP>(op));
+}
+
+// ---------------------------------------------------------------------------
+// SpinLatch (needs the Registry)
+
+template <class P, class M>
+SpinLatch<P, M>::SpinLatch(const WorkerThread<P, M>& thread) noexcept
+    : SpinLatch(&thread.registry(), thread.index(), false) {}
+
+template <class P, class M>
+SpinLatch<P, M> SpinLatch<P, M>::cross(const WorkerThread<P, M>& thread) noexcept {
+  return SpinLatch(&thread.registry(), thread.index(), true);
+}
+
+template <class P, class M>
+void SpinLatch<P, M>::set() noexcept {
+  // Read every field before the set: once it is set the owner may return and
+  // free this latch.
+  Registry<P, M>* registry = registry_;
+  const std::size_t target = target_worker_index_;
+  // A waiter in another pool may see the latch, return, and drop the last
+  // reference to its pool before we notify it (rayon cbd484c): hold one.
+  RegistryRef<P, M> keep_alive;
+  if (cross_) keep_alive = RegistryRef<P, M>(registry);
+  const bool owner_slept = core_latch_.set();
+  trace<P>([&] { return Event{EventKind::LatchSet, registry, static_cast<std::uint32_t>(target), 0, owner_slept}; });
+  if (owner_slept) registry->notify_worker_latch_is_set(target);
+}
+
+// ---------------------------------------------------------------------------
+// ScopeLatch: counts jobs of a broadcast (and, later, a scope) down to zero.
+// On a worker (of any pool) the waiter keeps working and is woken through its
+// own registry; elsewhere it blocks on a CountLockLatch.
+//
+// Deviation: 1.10.1's ScopeLatch::set borrows the waiter's registry across the
+// set, and the waiter may return and drop it meanwhile, the same race that
+// SpinLatch::cross guards against. We take a reference before the set.
+template <class P, class M>
+class ScopeLatch {
+ public:
+  ScopeLatch(std::size_t count, WorkerThread<P, M>* owner) {
+    if (owner != nullptr) {
+      latch_.template emplace<Stealing>(count, RegistryRef<P, M>(&owner->registry()), owner->index());
+    } else {
+      latch_.template emplace<Blocking>(count);
+    }
+  }
+
+  void increment() noexcept {
+    if (auto* s = std::get_if<Stealing>(&latch_)) {
+      s->latch.increment();
+    } else {
+      std::get<Blocking>(latch_).latch.increment();
+    }
+  }
+
+  void set() noexcept {
+    if (auto* s = std::get_if<Stealing>(&latch_)) {
+      RegistryRef<P, M> keep_alive = s->registry;
+      const std::size_t index = s->worker_index;
+      if (s->latch.set()) keep_alive->notify_worker_latch_is_set(index);
+    } else {
+      std::get<Blocking>(latch_).latch.set();
+    }
+  }
+
+  // `owner` must be the thread that created the latch.
+  void wait(WorkerThread<P, M>* owner) {
+    if (auto* s = std::get_if<Stealing>(&latch_)) {
+      owner->wait_until(s->latch);
+    } else {
+      std::get<Blocking>(latch_).latch.wait();
+    }
+  }
+
+ private:
+  struct Stealing {
+    Stealing(std::size_t count, RegistryRef<P, M> r, std::size_t index)
+        : latch(count), registry(std::move(r)), worker_index(index) {}
+    CountLatch<P> latch;
+    RegistryRef<P, M> registry;
+    std::size_t worker_index;
+  };
+  struct Blocking {
+    explicit Blocking(std::size_t count) : latch(count) {}
+    CountLockLatch<P> latch;
+  };
+  std::variant<std::monostate, Stealing, Blocking> latch_;
+};
+
+}  // namespace wsstress::pool

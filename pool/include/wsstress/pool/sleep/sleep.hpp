@@ -1,0 +1,277 @@
+// Sleep: when idle workers go to sleep and who wakes them (sleep/mod.rs).
+//
+// An idle worker calls no_work_found once per fruitless search round: it yields
+// for 32 rounds, announces itself sleepy on the 32nd (making the JEC even and
+// remembering it), searches once more, and on round 33 calls sleep(), which
+// blocks only after passing five gates in order:
+//   1. latch.get_sleepy()        - the latch it waits on is not set yet;
+//   2. lock is_blocked           - taken before registering, held until wait(),
+//                                  so a waker sees either "awake" or "waiting";
+//   3. latch.fall_asleep()       - the latch is still not set, under the lock;
+//   4. JEC unchanged, and the CAS that adds a sleeping thread succeeds;
+//   5. SeqCst fence, then no job in the injector or this worker's broadcast queue.
+// The three ways to lose a wake-up and what stops each:
+//   - the latch is set: its own state word (gates 1 and 3 against set()'s swap);
+//   - a worker pushes to its deque: the JEC (gate 4). Missing it is allowed - no
+//     fence on that path - because the pusher will run the job itself;
+//   - an outside thread injects: the fence in new_injected_jobs pairs with the
+//     fence before gate 5, so either the injector sees the sleeper in the counters
+//     and wakes it, or the sleeper sees the job. This holds even if the JEC rolled
+//     over to the remembered value.
+// Wake rules: new_jobs wakes sleepers only when idle-but-awake threads are too
+// few for the new jobs; wake_any_threads tries workers from index 0 up; a thread
+// leaving the idle state (work_found) wakes up to two more.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+
+#include "wsstress/pool/job.hpp"
+#include "wsstress/pool/latch.hpp"
+#include "wsstress/pool/mutants.hpp"
+#include "wsstress/pool/sleep/counters.hpp"
+#include "wsstress/pool/trace.hpp"
+
+namespace wsstress::pool {
+
+inline constexpr std::uint32_t ROUNDS_UNTIL_SLEEPY = 32;
+inline constexpr std::uint32_t ROUNDS_UNTIL_SLEEPING = ROUNDS_UNTIL_SLEEPY + 1;
+
+// Created when a worker starts looking for work, consumed when it finds some.
+struct IdleState {
+  std::size_t worker_index;
+  // Fruitless search rounds so far.
+  std::uint32_t rounds;
+  // The JEC announced when the thread became sleepy; dummy() otherwise.
+  JobsEventCounter jobs_counter;
+
+  // Back to the start: a full 33 rounds before the next sleep attempt.
+  void wake_fully() noexcept {
+    rounds = 0;
+    jobs_counter = JobsEventCounter::dummy();
+  }
+  // Back to just before announcing sleepy: one more search, then sleep again.
+  void wake_partly() noexcept {
+    rounds = ROUNDS_UNTIL_SLEEPY;
+    jobs_counter = JobsEventCounter::dummy();
+  }
+};
+
+// What a state dump reports about one worker's sleep state.
+enum class SleepPhase { Active, Idle, Sleepy, Sleeping };
+
+template <class P, class M = NoMutants>
+class Sleep {
+  using Mutex = typename P::Mutex;
+
+ public:
+  using CountersT = AtomicCounters<P, M>;
+
+  explicit Sleep(std::size_t n_threads, const void* registry_id = nullptr)
+      : n_threads_(n_threads), registry_id_(registry_id),
+        worker_sleep_states_(std::make_unique<WorkerSleepState[]>(n_threads)) {
+    if (n_threads > kThreadsMax) abort_with("more threads than the sleep counters can hold");
+  }
+
+  IdleState start_looking(std::size_t worker_index, const CoreLatch<P>& latch) noexcept {
+    trace<P>([&] { return ev(EventKind::ThreadIdle, worker_index, addr(latch)); });
+    counters_.add_inactive_thread();
+    return IdleState{worker_index, 0, JobsEventCounter::dummy()};
+  }
+
+  void work_found(const IdleState& idle_state) noexcept {
+    trace<P>([&] { return ev(EventKind::ThreadFoundWork, idle_state.worker_index, idle_state.rounds); });
+    // If we were the last idle thread and others still sleep, wake some: the
+    // work we found may have company.
+    const std::uint64_t threads_to_wake = counters_.sub_inactive_thread();
+    wake_any_threads(static_cast<std::uint32_t>(threads_to_wake));
+  }
+
+  template <class HasInjectedJobs>
+  void no_work_found(IdleState& idle_state, CoreLatch<P>& latch, HasInjectedJobs&& has_injected_jobs) {
+    if (idle_state.rounds < ROUNDS_UNTIL_SLEEPY) {
+      P::yield_now();
+      idle_state.rounds += 1;
+    } else if (idle_state.rounds == ROUNDS_UNTIL_SLEEPY) {
+      idle_state.jobs_counter = announce_sleepy(idle_state.worker_index);
+      idle_state.rounds += 1;
+      P::yield_now();
+    } else if (idle_state.rounds < ROUNDS_UNTIL_SLEEPING) {
+      // Unreachable with SLEEPING = SLEEPY + 1; kept, as upstream keeps it, so
+      // the constants can be moved apart.
+      idle_state.rounds += 1;
+      P::yield_now();
+    } else {
+      WSSTRESS_CHECK(P, idle_state.rounds == ROUNDS_UNTIL_SLEEPING, "rounds past ROUNDS_UNTIL_SLEEPING");
+      sleep(idle_state, latch, has_injected_jobs);
+    }
+  }
+
+  // The latch a worker may sleep on was set: wake it if it is blocked.
+  void notify_worker_latch_is_set(std::size_t target_worker_index) noexcept {
+    wake_specific_thread(target_worker_index);
+  }
+
+  // `num_jobs` jobs were injected from outside the pool (or broadcast). The fence
+  // pairs with the one before gate 5: see the header comment.
+  void new_injected_jobs(std::size_t source_worker_index, std::uint32_t num_jobs,
+                         bool queue_was_empty) noexcept {
+    P::fence(std::memory_order_seq_cst);
+    new_jobs(source_worker_index, num_jobs, queue_was_empty);
+  }
+
+  // `num_jobs` jobs were pushed on a worker's own deque. No fence: a sleeper that
+  // misses this job costs a helper, not a deadlock, since the pusher will run it.
+  void new_internal_jobs(std::size_t source_worker_index, std::uint32_t num_jobs,
+                         bool queue_was_empty) noexcept {
+    new_jobs(source_worker_index, num_jobs, queue_was_empty);
+  }
+
+  // ---- introspection for state dumps (never on a hot path) ----
+  std::size_t num_threads() const noexcept { return n_threads_; }
+  Counters<M> counters_snapshot() const noexcept { return counters_.load(std::memory_order_seq_cst); }
+  bool is_blocked(std::size_t index) {
+    WorkerSleepState& s = worker_sleep_states_[index];
+    std::unique_lock<Mutex> lock(s.mutex);
+    return s.is_blocked;
+  }
+
+ private:
+  // One per worker, padded to its own cache lines.
+  struct alignas(128) WorkerSleepState {
+    Mutex mutex;
+    // True while the worker waits on `condvar`; cleared by the waker.
+    bool is_blocked = false;
+    typename P::CondVar condvar;
+  };
+
+  Event ev(EventKind kind, std::size_t worker, std::uint64_t a = 0, std::uint64_t b = 0) const noexcept {
+    return Event{kind, registry_id_, static_cast<std::uint32_t>(worker), a, b};
+  }
+  static std::uint64_t addr(const void* p) noexcept { return reinterpret_cast<std::uintptr_t>(p); }
+  static std::uint64_t addr(const CoreLatch<P>& l) noexcept { return addr(static_cast<const void*>(&l)); }
+
+  JobsEventCounter announce_sleepy(std::size_t worker_index) noexcept {
+    const auto counters =
+        counters_.increment_jobs_event_counter_if([](JobsEventCounter jec) { return jec.is_active(); });
+    const JobsEventCounter jobs_counter = counters.jobs_counter();
+    trace<P>([&] { return ev(EventKind::ThreadSleepy, worker_index, jobs_counter.as_u64()); });
+    return jobs_counter;
+  }
+
+  template <class HasInjectedJobs>
+  void sleep(IdleState& idle_state, CoreLatch<P>& latch, HasInjectedJobs& has_injected_jobs) {
+    const std::size_t worker_index = idle_state.worker_index;
+
+    // Gate 1: the latch was set while we searched; our caller will see it.
+    if (!latch.get_sleepy()) {
+      trace<P>([&] { return ev(EventKind::ThreadSleepInterruptedByLatch, worker_index, addr(latch)); });
+      return;
+    }
+
+    // Gate 2: take the lock before registering as sleeping (gate 4) and hold it
+    // until wait() releases it, so a waker never sees us registered but not yet
+    // blocked.
+    WorkerSleepState& sleep_state = worker_sleep_states_[worker_index];
+    std::unique_lock<Mutex> is_blocked(sleep_state.mutex);
+    WSSTRESS_CHECK(P, !sleep_state.is_blocked, "is_blocked already true when going to sleep");
+
+    // Gate 3: the latch was set after gate 1.
+    if (!latch.fall_asleep()) {
+      trace<P>([&] { return ev(EventKind::ThreadSleepInterruptedByLatch, worker_index, addr(latch)); });
+      idle_state.wake_fully();
+      return;
+    }
+
+    // Gate 4: if the JEC moved since we announced, someone posted work we did not
+    // find; search once more (wake_partly) instead of sleeping.
+    for (;;) {
+      const auto counters = counters_.load(std::memory_order_seq_cst);
+      WSSTRESS_CHECK(P, idle_state.jobs_counter.is_sleepy(), "sleeping without a sleepy JEC");
+      if (!(counters.jobs_counter() == idle_state.jobs_counter)) {
+        trace<P>([&] { return ev(EventKind::ThreadSleepInterruptedByJob, worker_index); });
+        idle_state.wake_partly();
+        latch.wake_up();
+        return;
+      }
+      if (counters_.try_add_sleeping_thread(counters)) break;
+    }
+
+    trace<P>([&] { return ev(EventKind::ThreadSleeping, worker_index, addr(latch)); });
+
+    // Gate 5: pairs with the fence in new_injected_jobs. Also checks this worker's
+    // broadcast queue (rayon-core be12615): inject_broadcast bumps no JEC, and
+    // its wake-up is only seen through the is_blocked lock we hold.
+    P::fence(std::memory_order_seq_cst);
+    if (has_injected_jobs()) {
+      // Nobody will wake us, so we undo our own registration. The code resets
+      // fully here (rounds = 0); the upstream README says "as if the JEC had
+      // changed", i.e. partly. We follow the code.
+      trace<P>([&] { return ev(EventKind::ThreadSleepInterruptedByInjected, worker_index); });
+      counters_.sub_sleeping_thread();
+    } else {
+      // Only a waker clearing the flag ends the wait; spurious wake-ups loop.
+      sleep_state.is_blocked = true;
+      while (sleep_state.is_blocked) sleep_state.condvar.wait(is_blocked);
+    }
+
+    idle_state.wake_fully();
+    latch.wake_up();
+    trace<P>([&] { return ev(EventKind::ThreadAwoken, worker_index, addr(latch)); });
+  }
+
+  void new_jobs(std::size_t source_worker_index, std::uint32_t num_jobs, bool queue_was_empty) noexcept {
+    // Make the JEC odd if a thread got sleepy since the last post, so that thread
+    // sees it moved at gate 4.
+    const auto counters =
+        counters_.increment_jobs_event_counter_if([](JobsEventCounter jec) { return jec.is_sleepy(); });
+    const std::uint64_t num_awake_but_idle = counters.awake_but_idle_threads();
+    const std::uint64_t num_sleepers = counters.sleeping_threads();
+    trace<P>([&] {
+      return ev(EventKind::JobThreadCounts, source_worker_index, num_awake_but_idle, num_sleepers);
+    });
+    if (num_sleepers == 0) return;
+
+    // A queue that already held work shows the idle threads are not keeping up:
+    // wake one per job. Otherwise wake only what the idle threads cannot cover.
+    if (!queue_was_empty) {
+      wake_any_threads(static_cast<std::uint32_t>(std::min<std::uint64_t>(num_jobs, num_sleepers)));
+    } else if (num_awake_but_idle < num_jobs) {
+      wake_any_threads(
+          static_cast<std::uint32_t>(std::min<std::uint64_t>(num_jobs - num_awake_but_idle, num_sleepers)));
+    }
+  }
+
+  void wake_any_threads(std::uint32_t num_to_wake) noexcept {
+    if (num_to_wake == 0) return;
+    for (std::size_t i = 0; i < n_threads_; ++i) {
+      if (wake_specific_thread(i)) {
+        if (--num_to_wake == 0) return;
+      }
+    }
+  }
+
+  bool wake_specific_thread(std::size_t index) noexcept {
+    WorkerSleepState& sleep_state = worker_sleep_states_[index];
+    std::unique_lock<Mutex> is_blocked(sleep_state.mutex);
+    if (sleep_state.is_blocked) {
+      sleep_state.is_blocked = false;
+      sleep_state.condvar.notify_one();
+      // The waker, not the sleeper, takes the thread off the sleeping count, so
+      // publishers stop counting it as asleep right away.
+      counters_.sub_sleeping_thread();
+      trace<P>([&] { return ev(EventKind::ThreadNotify, index); });
+      return true;
+    }
+    return false;
+  }
+
+  const std::size_t n_threads_;
+  const void* registry_id_;
+  std::unique_ptr<WorkerSleepState[]> worker_sleep_states_;
+  CountersT counters_;
+};
+
+}  // namespace wsstress::pool

@@ -1,0 +1,58 @@
+// spawn and spawn_fifo (spawn/mod.rs): fire-and-forget jobs.
+//
+// A spawned job is a HeapJob that holds one terminate count of its registry, so
+// the pool's workers keep running until it has run even if the ThreadPool
+// handle is gone. An exception escaping the job goes to the pool's panic
+// handler; with none, the process aborts, as rayon-core does.
+#pragma once
+
+#include <memory>
+#include <type_traits>
+#include <utility>
+
+#include "wsstress/pool/registry.hpp"
+
+namespace wsstress::pool {
+
+namespace detail {
+template <class P, class M, class F>
+JobRef spawn_job(F&& func, Registry<P, M>& registry) {
+  // Dropped when the job has run (the terminate() in its body).
+  registry.increment_terminate_count();
+  auto body = [registry = RegistryRef<P, M>(&registry), func = std::forward<F>(func)]() mutable noexcept {
+    registry->catch_unwind(std::move(func));
+    registry->terminate();
+  };
+  return HeapJob<decltype(body)>::into_job_ref(std::make_unique<HeapJob<decltype(body)>>(std::move(body)));
+}
+}  // namespace detail
+
+template <class P, class M, class F>
+void spawn_in(F&& func, Registry<P, M>& registry) {
+  registry.inject_or_push(detail::spawn_job<P, M>(std::forward<F>(func), registry));
+}
+
+// On a worker of `registry`, through the worker's FIFO so its spawns run in
+// order; from outside, through the injector (FIFO already).
+template <class P, class M, class F>
+void spawn_fifo_in(F&& func, Registry<P, M>& registry) {
+  JobRef job = detail::spawn_job<P, M>(std::forward<F>(func), registry);
+  if (WorkerThread<P, M>* worker = registry.current_thread()) {
+    worker->push_fifo(job);
+  } else {
+    registry.inject(job);
+  }
+}
+
+// Into the current worker's pool, or the global pool from outside.
+template <class P, class M, class F>
+void spawn(F&& func) {
+  spawn_in<P, M>(std::forward<F>(func), *Registry<P, M>::current());
+}
+
+template <class P, class M, class F>
+void spawn_fifo(F&& func) {
+  spawn_fifo_in<P, M>(std::forward<F>(func), *Registry<P, M>::current());
+}
+
+}  // namespace wsstress::pool

@@ -1,0 +1,90 @@
+// Events the pool reports to its platform, after rayon-core's `log::Event`.
+//
+// The algorithms call `trace<P>([&] { return Event{...}; })`. When the platform
+// sets `kTraced = false` (StdPlatform) the lambda is never called and the whole
+// statement compiles to nothing; instrumented platforms receive the event with
+// the source location of the call, which the simulator turns into a trace and
+// the noisy platform turns into a place to inject a yield.
+#pragma once
+
+#include <cstdint>
+
+#include "wsstress/pool/platform/src_loc.hpp"
+
+namespace wsstress::pool {
+
+enum class EventKind : std::uint8_t {
+  ThreadStart,        // worker entered its main loop (a = terminate latch)
+  ThreadTerminate,    // worker left its main loop
+  ThreadIdle,         // start_looking (a = latch waited on)
+  ThreadFoundWork,    // work_found (a = rounds spent idle)
+  ThreadSawLatchSet,  // wait_until_cold returned (a = latch)
+  ThreadSleepy,       // announce_sleepy (a = JEC remembered)
+  ThreadSleepInterruptedByLatch,  // gate 1 or gate 3 stopped the sleep (a = latch)
+  ThreadSleepInterruptedByJob,    // gate 4: the JEC moved
+  ThreadSleepInterruptedByInjected,  // gate 5: a job in the injector/broadcast queue
+  ThreadSleeping,     // registered as sleeping, about to wait (a = latch)
+  ThreadAwoken,       // returned from the condvar wait (a = latch)
+  ThreadNotify,       // wake_specific_thread woke `worker`
+  JobPushed,          // pushed on the local deque
+  JobPopped,          // popped from the local deque
+  JobStolen,          // stolen (a = victim)
+  JobsInjected,       // injected from outside (a = count)
+  JobUninjected,      // taken from the injector
+  JobBroadcast,       // inject_broadcast (a = count)
+  JobThreadCounts,    // new_jobs read the counters (a = idle, b = sleepers)
+  LatchSet,           // a latch was set (a = latch, b = 1 if its owner slept)
+};
+
+const char* to_string(EventKind kind) noexcept;
+
+// `worker` is the worker index or kNoWorker for a thread outside the pool;
+// `registry` identifies the pool.
+struct Event {
+  static constexpr std::uint32_t kNoWorker = 0xffffffffu;
+
+  EventKind kind;
+  const void* registry = nullptr;
+  std::uint32_t worker = kNoWorker;
+  std::uint64_t a = 0;
+  std::uint64_t b = 0;
+};
+
+// Reports an event to platform P if it listens; a no-op otherwise.
+template <class P, class MakeEvent>
+inline void trace(const MakeEvent& make_event, SrcLoc loc = SrcLoc::here()) noexcept {
+  if constexpr (P::kTraced) {
+    P::on_event(make_event(), loc);
+  } else {
+    (void)make_event;
+    (void)loc;
+  }
+}
+
+inline const char* to_string(EventKind kind) noexcept {
+  switch (kind) {
+    case EventKind::ThreadStart: return "ThreadStart";
+    case EventKind::ThreadTerminate: return "ThreadTerminate";
+    case EventKind::ThreadIdle: return "ThreadIdle";
+    case EventKind::ThreadFoundWork: return "ThreadFoundWork";
+    case EventKind::ThreadSawLatchSet: return "ThreadSawLatchSet";
+    case EventKind::ThreadSleepy: return "ThreadSleepy";
+    case EventKind::ThreadSleepInterruptedByLatch: return "ThreadSleepInterruptedByLatch";
+    case EventKind::ThreadSleepInterruptedByJob: return "ThreadSleepInterruptedByJob";
+    case EventKind::ThreadSleepInterruptedByInjected: return "ThreadSleepInterruptedByInjected";
+    case EventKind::ThreadSleeping: return "ThreadSleeping";
+    case EventKind::ThreadAwoken: return "ThreadAwoken";
+    case EventKind::ThreadNotify: return "ThreadNotify";
+    case EventKind::JobPushed: return "JobPushed";
+    case EventKind::JobPopped: return "JobPopped";
+    case EventKind::JobStolen: return "JobStolen";
+    case EventKind::JobsInjected: return "JobsInjected";
+    case EventKind::JobUninjected: return "JobUninjected";
+    case EventKind::JobBroadcast: return "JobBroadcast";
+    case EventKind::JobThreadCounts: return "JobThreadCounts";
+    case EventKind::LatchSet: return "LatchSet";
+  }
+  return "?";
+}
+
+}  // namespace wsstress::pool

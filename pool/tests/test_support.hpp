@@ -1,0 +1,69 @@
+// Shared helpers for the pool's unit tests.
+//
+// Most tests instantiate the pool over CheckedPlatform: StdPlatform with the
+// internal invariant checks (counter bounds, is_blocked, rounds) switched on,
+// so a broken invariant aborts the test at the line that broke it. A few tests
+// also run the production instantiation to show the two behave alike.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <thread>
+
+#include "wsstress/pool.hpp"
+
+namespace wsstress::test {
+
+struct CheckedPlatform : pool::StdPlatform {
+  static constexpr bool kCheckInvariants = true;
+};
+
+using P = CheckedPlatform;
+using M = pool::NoMutants;
+using Pool = pool::BasicThreadPool<P, M>;
+using Builder = pool::BasicThreadPoolBuilder<P, M>;
+using Worker = pool::WorkerThread<P, M>;
+
+// Polls `done` until it holds or `timeout` passes; a hang becomes a failure.
+inline bool eventually(const std::function<bool()>& done,
+                       std::chrono::milliseconds timeout = std::chrono::seconds(30)) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return true;
+}
+
+// Deterministic generator for random test shapes (splitmix64).
+class TestRng {
+ public:
+  explicit TestRng(std::uint64_t seed) : s_(seed) {}
+  std::uint64_t next() {
+    std::uint64_t z = (s_ += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  std::uint64_t below(std::uint64_t n) { return next() % n; }
+
+ private:
+  std::uint64_t s_;
+};
+
+// Counts a pool's workers that have started and exited, through its handlers.
+struct LifeCounter {
+  std::atomic<int> started{0};
+  std::atomic<int> exited{0};
+  Builder& attach(Builder& b) {
+    b.start_handler([this](std::size_t) { started.fetch_add(1); });
+    b.exit_handler([this](std::size_t) { exited.fetch_add(1); });
+    return b;
+  }
+};
+
+}  // namespace wsstress::test
