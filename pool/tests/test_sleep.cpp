@@ -140,13 +140,15 @@ TEST(Sleep, InjectedJobWakesOneSleeperWhenNoneIsIdle) {
 
 struct TracingPlatform : CheckedPlatform {
   static constexpr bool kTraced = true;
+  // Leaked on purpose: detached workers may still report events while the
+  // process runs its static destructors.
   static std::mutex& mu() {
-    static std::mutex m;
-    return m;
+    static auto* m = new std::mutex;
+    return *m;
   }
   static std::vector<Event>& log() {
-    static std::vector<Event> v;
-    return v;
+    static auto* v = new std::vector<Event>;
+    return *v;
   }
   static void on_event(const Event& e, SrcLoc) noexcept {
     if (e.kind == EventKind::ThreadNotify || e.kind == EventKind::ThreadFoundWork) {

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <deque>
 #include <exception>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -236,8 +237,7 @@ class Registry {
   // Into the global injector, from a thread that is not one of our workers.
   void inject(JobRef job) noexcept {
     trace<P>([&] { return Event{EventKind::JobsInjected, this, Event::kNoWorker, 1}; });
-    WSSTRESS_CHECK(P, terminate_count_.load(std::memory_order_acquire) != 0,
-                       "inject() on a terminated registry");
+    WSSTRESS_CHECK(P, terminate_count_.load(std::memory_order_acquire) != 0, "inject() on a terminated registry");
     const bool queue_was_empty = injected_jobs_.is_empty();
     injected_jobs_.push(job);
     sleep_.new_injected_jobs(Event::kNoWorker, 1, queue_was_empty);
@@ -247,13 +247,13 @@ class Registry {
   template <class Range>
   void inject_broadcast(const Range& jobs) noexcept {
     trace<P>([&] { return Event{EventKind::JobBroadcast, this, Event::kNoWorker, n_threads_}; });
+    if (std::size(jobs) != n_threads_) abort_with("inject_broadcast needs exactly one job per thread");
     {
       std::unique_lock<Mutex> lock(broadcasts_mutex_);
       WSSTRESS_CHECK(P, terminate_count_.load(std::memory_order_acquire) != 0,
-                         "inject_broadcast() on a terminated registry");
+                     "inject_broadcast() on a terminated registry");
       std::size_t i = 0;
       for (JobRef job : jobs) broadcasts_[i++]->push(job);
-      if (i != n_threads_) abort_with("inject_broadcast needs exactly one job per thread");
     }
     // No JEC bump: a sleeping worker is woken directly, and one about to sleep
     // finds the job at gate 5 (it holds its is_blocked lock, which this takes).
