@@ -94,6 +94,32 @@ TEST(Install, OutsideThreadsEnterAPoolThatFellAsleep) {
   }
 }
 
+// Outside threads enter at random moments of the workers' sleep cycle: right
+// after the last job, mid-yield, just after announcing sleepy, or asleep. A lost
+// wake-up here leaves an install blocked forever (ctest's timeout fails it).
+TEST(Install, EntriesAtRandomMomentsOfTheSleepCycle) {
+  Pool pool(Builder().num_threads(2));
+  TestRng rng(99);
+  for (int i = 0; i < 3000; ++i) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(rng.below(60));
+    while (std::chrono::steady_clock::now() < until) {
+    }
+    switch (i % 3) {
+      case 0:
+        ASSERT_EQ(pool.install([i] { return i; }), i);
+        break;
+      case 1: {
+        std::atomic<bool> ran{false};
+        pool.spawn([&] { ran.store(true); });
+        ASSERT_TRUE(eventually([&] { return ran.load(); }));
+        break;
+      }
+      default:
+        ASSERT_EQ(pool.broadcast([](BroadcastContext<P, M> c) { return c.index(); }).size(), 2u);
+    }
+  }
+}
+
 // A -> B -> A -> B ... with one thread each: each worker, waiting for the other
 // pool, must run its own pool's injected work (in_worker_cross), or the chain
 // deadlocks (rayon 36577d6).
