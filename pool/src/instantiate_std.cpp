@@ -22,5 +22,8 @@ template class RegistryRef<StdPlatform, NoMutants>;
 template class ThreadBuilder<StdPlatform, NoMutants>;
 template class BasicThreadPoolBuilder<StdPlatform, NoMutants>;
 template class BasicThreadPool<StdPlatform, NoMutants>;
+template class ScopeBase<StdPlatform, NoMutants>;
+template class Scope<StdPlatform, NoMutants>;
+template class ScopeFifo<StdPlatform, NoMutants>;
 
 }  // namespace wsstress::pool

@@ -24,6 +24,15 @@ using ThreadPool = pool::BasicThreadPool<Platform, Mutants>;
 using ThreadPoolBuilder = pool::BasicThreadPoolBuilder<Platform, Mutants>;
 using ThreadBuilder = pool::ThreadBuilder<Platform, Mutants>;
 using BroadcastContext = pool::BroadcastContext<Platform, Mutants>;
+using Scope = pool::Scope<Platform, Mutants>;
+using ScopeFifo = pool::ScopeFifo<Platform, Mutants>;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+using Configuration [[deprecated("use ThreadPoolBuilder")]] = pool::BasicConfiguration<Platform, Mutants>;
+[[deprecated("use ThreadPoolBuilder::build_global")]] inline void initialize(pool::BasicConfiguration<Platform, Mutants> c) {
+  pool::initialize<Platform, Mutants>(std::move(c));
+}
+#pragma GCC diagnostic pop
 
 template <class A, class B>
 auto join(A&& oper_a, B&& oper_b) {
@@ -40,6 +49,22 @@ void spawn(F&& func) {
 template <class F>
 void spawn_fifo(F&& func) {
   pool::spawn_fifo<Platform, Mutants>(std::forward<F>(func));
+}
+template <class OP>
+auto scope(OP&& op) {
+  return pool::scope<Platform, Mutants>(std::forward<OP>(op));
+}
+template <class OP>
+auto scope_fifo(OP&& op) {
+  return pool::scope_fifo<Platform, Mutants>(std::forward<OP>(op));
+}
+template <class OP>
+auto in_place_scope(OP&& op) {
+  return pool::in_place_scope<Platform, Mutants>(std::forward<OP>(op));
+}
+template <class OP>
+auto in_place_scope_fifo(OP&& op) {
+  return pool::in_place_scope_fifo<Platform, Mutants>(std::forward<OP>(op));
 }
 template <class OP>
 auto broadcast(OP&& op) {

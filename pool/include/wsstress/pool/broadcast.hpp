@@ -25,10 +25,10 @@ class BroadcastContext {
   std::size_t num_threads() const noexcept { return worker_->registry().num_threads(); }
 
   template <class F>
-  static decltype(auto) with(F& f) {
+  static decltype(auto) with(F&& f) {
     WorkerThread<P, M>* worker = WorkerThread<P, M>::current();
     if (worker == nullptr) abort_with("broadcast job ran outside a worker");
-    return f(BroadcastContext(*worker));
+    return std::forward<F>(f)(BroadcastContext(*worker));
   }
 
  private:

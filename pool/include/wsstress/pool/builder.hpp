@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <type_traits>
 
 #include "wsstress/pool/platform/concept.hpp"
 #include "wsstress/pool/sleep/counters.hpp"
@@ -143,8 +144,15 @@ class BasicThreadPoolBuilder {
 
   // Builds a pool; throws ThreadPoolBuildError (defined in thread_pool.hpp).
   BasicThreadPool<P, M> build();
-  // Builds the global pool; throws if it exists already (defined in registry.hpp).
+  // Builds the global pool and waits until its workers run; throws if it
+  // exists already (defined in thread_pool.hpp).
   void build_global();
+  // Builds a pool whose workers are joinable threads that each call
+  // wrapper(ThreadBuilder) (which must call run()), passes the pool to
+  // with_pool, then drops the pool and joins every worker before returning
+  // with_pool's value (or rethrowing its exception). Defined in thread_pool.hpp.
+  template <class W, class F>
+  auto build_scoped(W&& wrapper, F&& with_pool) -> std::invoke_result_t<F&, BasicThreadPool<P, M>&>;
 
   // ---- read by Registry::create ----
   std::size_t get_num_threads() const noexcept {

@@ -16,6 +16,7 @@
 #include "wsstress/pool/builder.hpp"
 #include "wsstress/pool/join.hpp"
 #include "wsstress/pool/registry.hpp"
+#include "wsstress/pool/scope.hpp"
 #include "wsstress/pool/spawn.hpp"
 
 namespace wsstress::pool {
@@ -55,6 +56,25 @@ class BasicThreadPool {
   template <class A, class B>
   auto join(A&& oper_a, B&& oper_b) {
     return install([&] { return pool::join<P, M>(std::forward<A>(oper_a), std::forward<B>(oper_b)); });
+  }
+
+  // scope / scope_fifo inside this pool (op runs on one of its workers).
+  template <class OP>
+  auto scope(OP&& op) {
+    return install([&] { return pool::scope<P, M>(std::forward<OP>(op)); });
+  }
+  template <class OP>
+  auto scope_fifo(OP&& op) {
+    return install([&] { return pool::scope_fifo<P, M>(std::forward<OP>(op)); });
+  }
+  // op runs on the calling thread; the scope's jobs go to this pool.
+  template <class OP>
+  auto in_place_scope(OP&& op) {
+    return do_in_place_scope<P, M>(registry_.get(), std::forward<OP>(op));
+  }
+  template <class OP>
+  auto in_place_scope_fifo(OP&& op) {
+    return do_in_place_scope_fifo<P, M>(registry_.get(), std::forward<OP>(op));
   }
 
   template <class OP>
@@ -115,6 +135,64 @@ template <class P, class M>
 void BasicThreadPoolBuilder<P, M>::build_global() {
   Registry<P, M>::init_global_registry(*this)->wait_until_primed();
 }
+
+template <class P, class M>
+template <class W, class F>
+auto BasicThreadPoolBuilder<P, M>::build_scoped(W&& wrapper, F&& with_pool)
+    -> std::invoke_result_t<F&, BasicThreadPool<P, M>&> {
+  using R = std::invoke_result_t<F&, BasicThreadPool<P, M>&>;
+  std::vector<pthread_t> threads;
+  spawn_handler([&](ThreadBuilder<P, M> thread) -> std::error_code {
+    ThreadOptions options{thread.name(), thread.stack_size()};
+    pthread_t handle{};
+    std::error_code ec = P::spawn_joinable_thread(
+        options, [&wrapper, t = std::move(thread)]() mutable { wrapper(std::move(t)); }, &handle);
+    if (!ec) threads.push_back(handle);
+    return ec;
+  });
+  std::exception_ptr error;
+  std::optional<ValueOrUnit<R>> result;
+  try {
+    BasicThreadPool<P, M> pool(std::move(*this));
+    result.emplace(invoke_to_value(with_pool, pool));
+  } catch (...) {
+    error = std::current_exception();
+  }
+  // The pool is gone (or was never built): its workers leave their loops.
+  for (pthread_t t : threads) pthread_join(t, nullptr);
+  if (error) std::rethrow_exception(error);
+  if constexpr (!std::is_void_v<R>) return std::move(*result);
+}
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+
+// rayon's deprecated Configuration: a builder under an older name.
+template <class P, class M>
+class [[deprecated("use ThreadPoolBuilder")]] BasicConfiguration {
+ public:
+  using Builder = BasicThreadPoolBuilder<P, M>;
+  BasicConfiguration& thread_name(typename Builder::ThreadNameFn f) { b_.thread_name(std::move(f)); return *this; }
+  BasicConfiguration& num_threads(std::size_t n) { b_.num_threads(n); return *this; }
+  BasicConfiguration& panic_handler(typename Builder::PanicHandler h) { b_.panic_handler(std::move(h)); return *this; }
+  BasicConfiguration& stack_size(std::size_t n) { b_.stack_size(n); return *this; }
+  BasicConfiguration& breadth_first() { b_.breadth_first(); return *this; }
+  BasicConfiguration& start_handler(typename Builder::StartHandler h) { b_.start_handler(std::move(h)); return *this; }
+  BasicConfiguration& exit_handler(typename Builder::ExitHandler h) { b_.exit_handler(std::move(h)); return *this; }
+  BasicThreadPool<P, M> build() { return b_.build(); }
+  Builder& into_builder() noexcept { return b_; }
+
+ private:
+  Builder b_;
+};
+
+// rayon's deprecated initialize(): builds the global pool from a Configuration.
+template <class P, class M>
+[[deprecated("use ThreadPoolBuilder::build_global")]] void initialize(BasicConfiguration<P, M> config) {
+  config.into_builder().build_global();
+}
+
+#pragma GCC diagnostic pop
 
 // The calling worker's index in its pool, or nullopt off the pool.
 template <class P, class M>

@@ -75,6 +75,18 @@ struct StdPlatform {
   // registry is kept alive by the references the workers hold).
   template <class F>
   static std::error_code spawn_thread(const ThreadOptions& options, F&& body) {
+    return start_pthread(options, std::forward<F>(body), nullptr);
+  }
+
+  // Starts a joinable thread (for build_scoped); join it with pthread_join.
+  template <class F>
+  static std::error_code spawn_joinable_thread(const ThreadOptions& options, F&& body, pthread_t* handle) {
+    return start_pthread(options, std::forward<F>(body), handle);
+  }
+
+ private:
+  template <class F>
+  static std::error_code start_pthread(const ThreadOptions& options, F&& body, pthread_t* joinable) {
     using Body = std::decay_t<F>;
     pthread_attr_t attr;
     if (int rc = pthread_attr_init(&attr); rc != 0) return {rc, std::generic_category()};
@@ -87,7 +99,7 @@ struct StdPlatform {
         return {rc, std::generic_category()};
       }
     }
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_attr_setdetachstate(&attr, joinable ? PTHREAD_CREATE_JOINABLE : PTHREAD_CREATE_DETACHED);
     struct Start {
       Body body;
       std::optional<std::string> name;
@@ -108,6 +120,7 @@ struct StdPlatform {
         start.get());
     if (rc != 0) return {rc, std::generic_category()};
     start.release();
+    if (joinable) *joinable = tid;
     return {};
   }
 };

@@ -1,0 +1,2 @@
+// Being ported (this session): see pool/tests/rayon/README.md.
+#include "rayon_support.hpp"
