@@ -71,10 +71,10 @@ void spawn_broadcast_in(OP&& op, Registry<P, M>& registry) {
     registry->catch_unwind([&] { BroadcastContext<P, M>::with(op); });
     registry->terminate();
   };
-  auto* job = new ArcJob<P, decltype(body)>(std::move(body));
   const std::size_t n_threads = registry.num_threads();
   std::vector<JobRef> job_refs;
-  job_refs.reserve(n_threads);
+  job_refs.reserve(n_threads);  // before the job exists: nothing below can throw
+  auto* job = new ArcJob<P, decltype(body)>(std::move(body));
   for (std::size_t i = 0; i < n_threads; ++i) {
     registry.increment_terminate_count();
     job_refs.push_back(job->new_job_ref());

@@ -87,14 +87,17 @@ class Deque {
     }
 
     b -= 1;
-    back_.store(b, std::memory_order_relaxed);
+    // Release, not relaxed: since C++20 a later relaxed store by the owner no
+    // longer continues the release sequence of push's store, so a thief that
+    // read this value would not synchronise with the pushes before it.
+    back_.store(b, std::memory_order_release);
     // The owner's store of `back` and a thief's load of it must not both miss the
     // other's write to `front`/`back`: this fence pairs with the one in steal().
     P::fence(std::memory_order_seq_cst);
     f = front_.load(std::memory_order_relaxed);
     const std::int64_t len = b - f;
     if (len < 0) {
-      back_.store(b + 1, std::memory_order_relaxed);
+      back_.store(b + 1, std::memory_order_release);
       return JobRef();
     }
     JobRef job(cached_->at(b).load(std::memory_order_relaxed));
@@ -104,7 +107,7 @@ class Deque {
                                           std::memory_order_relaxed)) {
         job = JobRef();
       }
-      back_.store(b + 1, std::memory_order_relaxed);
+      back_.store(b + 1, std::memory_order_release);
     }
     return job;
   }

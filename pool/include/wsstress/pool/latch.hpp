@@ -157,7 +157,10 @@ class CountLatch {
  public:
   explicit CountLatch(std::size_t count = 1) noexcept : counter_(count) {}
 
-  void increment() noexcept { counter_.fetch_add(1, std::memory_order_relaxed); }
+  void increment() noexcept {
+    WSSTRESS_CHECK(P, !core_latch_.probe(), "CountLatch incremented after it was set");
+    counter_.fetch_add(1, std::memory_order_relaxed);
+  }
 
   // Decrements; true if this set the latch.
   bool set() noexcept {

@@ -26,6 +26,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -41,6 +42,9 @@
 #include "wsstress/pool/trace.hpp"
 
 namespace wsstress::pool {
+
+// Tag of the thread-local LockLatch behind in_worker_cold.
+struct ColdLatchTag;
 
 // Intrusive counted reference to a Registry (rayon's Arc<Registry>). The count
 // is a platform atomic, so engines schedule the keep-alive races around it.
@@ -426,15 +430,20 @@ Registry<P, M>* Registry<P, M>::global_registry() {
   using G = detail::GlobalRegistryState<P, M>;
   if (Registry* r = G::registry.load(std::memory_order_acquire)) return r;
   std::lock_guard<std::mutex> lock(G::mutex);
+  std::string why = ThreadPoolBuildError::global_already_initialized().what();
   if (!G::attempted) {
     G::attempted = true;
     Builder builder;
-    // Leaked on purpose: the global pool lives as long as the process.
-    G::registry.store(create(builder).release_for_global(), std::memory_order_release);
+    try {
+      // Leaked on purpose: the global pool lives as long as the process.
+      G::registry.store(create(builder).release_for_global(), std::memory_order_release);
+    } catch (const ThreadPoolBuildError& e) {
+      why = e.what();
+    }
   }
   if (Registry* r = G::registry.load(std::memory_order_acquire)) return r;
-  // An earlier build of the global pool failed; rayon panics with this message.
-  throw std::runtime_error("The global thread pool has not been initialized.");
+  // Building it failed, now or earlier: rayon panics with this message.
+  throw std::runtime_error("The global thread pool has not been initialized.: " + why);
 }
 
 template <class P, class M>
@@ -462,6 +471,7 @@ std::size_t Registry<P, M>::current_num_threads() {
 
 template <class P, class M>
 void ThreadBuilder<P, M>::run() {
+  if (!registry_) abort_with("ThreadBuilder::run called twice");
   RegistryRef<P, M> registry = std::move(registry_);
   registry->main_loop(index_);
 }
@@ -573,7 +583,7 @@ template <class P, class M>
 template <class OP>
 auto Registry<P, M>::in_worker_cold(OP&& op) -> ValueOrUnit<std::invoke_result_t<OP, Worker&, bool>> {
   using R = std::invoke_result_t<OP, Worker&, bool>;
-  struct ColdLatchTag;
+  // One latch per thread (and instantiation), whatever OP is.
   LockLatch<P>& lock_latch = P::template thread_local_slot<ColdLatchTag, LockLatch<P>>();
   auto call = [&op](bool injected) -> R {
     Worker* worker_thread = Worker::current();
@@ -637,8 +647,11 @@ void SpinLatch<P, M>::set() noexcept {
   // reference to its pool before we notify it (rayon cbd484c): hold one.
   RegistryRef<P, M> keep_alive;
   if (cross_) keep_alive = RegistryRef<P, M>(registry);
+  [[maybe_unused]] const std::uintptr_t latch_addr = reinterpret_cast<std::uintptr_t>(&core_latch_);
   const bool owner_slept = core_latch_.set();
-  trace<P>([&] { return Event{EventKind::LatchSet, registry, static_cast<std::uint32_t>(target), 0, owner_slept}; });
+  trace<P>([&] {
+    return Event{EventKind::LatchSet, registry, static_cast<std::uint32_t>(target), latch_addr, owner_slept};
+  });
   if (owner_slept) registry->notify_worker_latch_is_set(target);
 }
 

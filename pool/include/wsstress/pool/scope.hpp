@@ -58,10 +58,11 @@ class ScopeBase {
   }
 
   template <class F>
-  void inject_broadcast(ArcJob<P, F>* job) {
+  void inject_broadcast(F&& body) {
     const std::size_t n_threads = registry_->num_threads();
     std::vector<JobRef> job_refs;
-    job_refs.reserve(n_threads);
+    job_refs.reserve(n_threads);  // before the job exists: nothing below can throw
+    auto* job = new ArcJob<P, std::decay_t<F>>(std::forward<F>(body));
     for (std::size_t i = 0; i < n_threads; ++i) {
       increment();
       job_refs.push_back(job->new_job_ref());
@@ -175,7 +176,7 @@ class Scope {
   template <class BODY>
   void spawn_broadcast(BODY&& body) {
     auto run = detail::scope_broadcast_body(this, std::forward<BODY>(body));
-    base_.inject_broadcast(new ArcJob<P, decltype(run)>(std::move(run)));
+    base_.inject_broadcast(std::move(run));
   }
 
   ScopeBase<P, M>& base() noexcept { return base_; }
@@ -212,7 +213,7 @@ class ScopeFifo {
   template <class BODY>
   void spawn_broadcast(BODY&& body) {
     auto run = detail::scope_broadcast_body(this, std::forward<BODY>(body));
-    base_.inject_broadcast(new ArcJob<P, decltype(run)>(std::move(run)));
+    base_.inject_broadcast(std::move(run));
   }
 
   ScopeBase<P, M>& base() noexcept { return base_; }

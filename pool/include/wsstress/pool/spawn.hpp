@@ -7,6 +7,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <type_traits>
 #include <utility>
 
@@ -17,13 +18,23 @@ namespace wsstress::pool {
 namespace detail {
 template <class P, class M, class F>
 JobRef spawn_job(F&& func, Registry<P, M>& registry) {
-  // Dropped when the job has run (the terminate() in its body).
-  registry.increment_terminate_count();
-  auto body = [registry = RegistryRef<P, M>(&registry), func = std::forward<F>(func)]() mutable noexcept {
-    registry->catch_unwind(std::move(func));
+  auto body = [registry = RegistryRef<P, M>(&registry),
+               func = std::optional<std::decay_t<F>>(std::forward<F>(func))]() mutable noexcept {
+    registry->catch_unwind([&] {
+      // Rust moves the closure into the call: its captures die before
+      // terminate(), which may let the workers exit.
+      std::decay_t<F> f = std::move(*func);
+      func.reset();
+      f();
+    });
     registry->terminate();
   };
-  return HeapJob<decltype(body)>::into_job_ref(std::make_unique<HeapJob<decltype(body)>>(std::move(body)));
+  auto job = std::make_unique<HeapJob<decltype(body)>>(std::move(body));
+  // Taken only once nothing can throw any more, so a failed copy or allocation
+  // cannot leave the pool unable to terminate; given back by the terminate()
+  // in the body.
+  registry.increment_terminate_count();
+  return HeapJob<decltype(body)>::into_job_ref(std::move(job));
 }
 }  // namespace detail
 

@@ -8,6 +8,11 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
 
 #include <atomic>
 #include <condition_variable>
@@ -95,8 +100,14 @@ struct StdPlatform {
       ~AttrGuard() { pthread_attr_destroy(a); }
     } guard{&attr};
     if (options.stack_size) {
-      if (int rc = pthread_attr_setstacksize(&attr, *options.stack_size); rc != 0) {
-        return {rc, std::generic_category()};
+      // As Rust's std does: at least PTHREAD_STACK_MIN, and on EINVAL (not a
+      // page multiple) rounded up to whole pages. A size the OS cannot map
+      // fails later, in pthread_create.
+      std::size_t size = std::max<std::size_t>(*options.stack_size, PTHREAD_STACK_MIN);
+      if (pthread_attr_setstacksize(&attr, size) == EINVAL) {
+        const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+        size = size > SIZE_MAX - page ? SIZE_MAX & ~(page - 1) : (size + page - 1) & ~(page - 1);
+        if (int rc = pthread_attr_setstacksize(&attr, size); rc != 0) return {rc, std::generic_category()};
       }
     }
     pthread_attr_setdetachstate(&attr, joinable ? PTHREAD_CREATE_JOINABLE : PTHREAD_CREATE_DETACHED);
