@@ -19,6 +19,8 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 #include <thread>
 
 #include "wsstress/pool.hpp"
@@ -46,46 +48,83 @@ template <class F>
 }
 #define EXPECT_PANIC(expr, expected) EXPECT_TRUE(::rayon_test::panics_with([&] { expr; }, expected))
 
-// std::sync::mpsc::channel: unbounded, many senders, one receiver. Share it by
-// reference or through a shared_ptr (Rust clones the Sender).
+// std::sync::mpsc::channel (and crossbeam's unbounded channel): copies of a
+// Sender are Sender::clone; once every Sender is destroyed the channel is
+// disconnected, so recv() throws (Rust's `recv().unwrap()` panics) and
+// collect() (Rust's `rx.iter().collect()`) ends. Thread-safe on both ends.
 template <class T>
-class Channel {
+struct MpscState {
+  std::mutex m;
+  std::condition_variable cv;
+  std::deque<T> q;
+  std::size_t senders = 1;
+};
+
+template <class T>
+class Sender {
  public:
-  void send(T value) {
-    {
-      std::lock_guard<std::mutex> g(m_);
-      q_.push_back(std::move(value));
+  explicit Sender(std::shared_ptr<MpscState<T>> s) : s_(std::move(s)) {}
+  // Copying is Sender::clone.
+  Sender(const Sender& o) : s_(o.s_) {
+    if (s_) {
+      std::lock_guard<std::mutex> g(s_->m);
+      ++s_->senders;
     }
-    cv_.notify_one();
   }
-  // Blocks until a value arrives.
-  T recv() {
-    std::unique_lock<std::mutex> g(m_);
-    cv_.wait(g, [&] { return !q_.empty(); });
-    T v = std::move(q_.front());
-    q_.pop_front();
-    return v;
+  Sender(Sender&& o) noexcept : s_(std::move(o.s_)) {}
+  Sender& operator=(const Sender&) = delete;
+  Sender& operator=(Sender&&) = delete;
+  ~Sender() {
+    if (s_) {
+      std::lock_guard<std::mutex> g(s_->m);
+      if (--s_->senders == 0) s_->cv.notify_all();
+    }
   }
-  std::optional<T> try_recv() {
-    std::lock_guard<std::mutex> g(m_);
-    if (q_.empty()) return std::nullopt;
-    T v = std::move(q_.front());
-    q_.pop_front();
-    return v;
-  }
-  std::optional<T> recv_timeout(std::chrono::milliseconds timeout) {
-    std::unique_lock<std::mutex> g(m_);
-    if (!cv_.wait_for(g, timeout, [&] { return !q_.empty(); })) return std::nullopt;
-    T v = std::move(q_.front());
-    q_.pop_front();
-    return v;
+  void send(T value) const {
+    std::lock_guard<std::mutex> g(s_->m);
+    s_->q.push_back(std::move(value));
+    s_->cv.notify_one();
   }
 
  private:
-  std::mutex m_;
-  std::condition_variable cv_;
-  std::deque<T> q_;
+  std::shared_ptr<MpscState<T>> s_;
 };
+
+template <class T>
+class Receiver {
+ public:
+  explicit Receiver(std::shared_ptr<MpscState<T>> s) : s_(std::move(s)) {}
+  // nullopt once the channel is empty and every Sender is gone.
+  std::optional<T> try_recv_blocking() {
+    std::unique_lock<std::mutex> g(s_->m);
+    s_->cv.wait(g, [&] { return !s_->q.empty() || s_->senders == 0; });
+    if (s_->q.empty()) return std::nullopt;
+    T v = std::move(s_->q.front());
+    s_->q.pop_front();
+    return v;
+  }
+  // rx.recv().unwrap()
+  T recv() {
+    std::optional<T> v = try_recv_blocking();
+    if (!v) throw Panic("called `Result::unwrap()` on an `Err` value: RecvError");
+    return std::move(*v);
+  }
+  // rx.iter().collect()
+  std::vector<T> collect() {
+    std::vector<T> out;
+    while (std::optional<T> v = try_recv_blocking()) out.push_back(std::move(*v));
+    return out;
+  }
+
+ private:
+  std::shared_ptr<MpscState<T>> s_;
+};
+
+template <class T>
+std::pair<Sender<T>, Receiver<T>> mpsc_channel() {
+  auto s = std::make_shared<MpscState<T>>();
+  return {Sender<T>(s), Receiver<T>(s)};
+}
 
 // std::sync::Barrier.
 class Barrier {

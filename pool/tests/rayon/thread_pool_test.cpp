@@ -24,32 +24,6 @@ namespace rayon_test {
 
 namespace {
 
-// The sending half of an mpsc channel: clones share one endpoint, and when the
-// last clone is destroyed the channel is disconnected (a nullopt is queued), so
-// that `Receiver::iter()` can end, as in Rust.
-template <class T>
-class Sender {
- public:
-  explicit Sender(std::shared_ptr<Channel<std::optional<T>>> ch) : ep_(std::make_shared<Endpoint>(std::move(ch))) {}
-  void send(T value) const { ep_->ch->send(std::move(value)); }
-
- private:
-  struct Endpoint {
-    explicit Endpoint(std::shared_ptr<Channel<std::optional<T>>> c) : ch(std::move(c)) {}
-    ~Endpoint() { ch->send(std::nullopt); }
-    std::shared_ptr<Channel<std::optional<T>>> ch;
-  };
-  std::shared_ptr<Endpoint> ep_;
-};
-
-// rx.iter().collect(): every value until all senders are gone.
-template <class T>
-std::vector<T> collect(Channel<std::optional<T>>& rx) {
-  std::vector<T> out;
-  while (std::optional<T> v = rx.recv()) out.push_back(std::move(*v));
-  return out;
-}
-
 std::vector<int> range(int lo, int hi) {
   std::vector<int> v;
   for (int i = lo; i < hi; ++i) v.push_back(i);
@@ -302,9 +276,9 @@ std::vector<int> test_spawn_order() {
   builder.num_threads(1);
   ThreadPool pool_owned = std::move(builder).build();
   ThreadPool* pool = &pool_owned;
-  auto rx = std::make_shared<Channel<std::optional<int>>>();
+  auto [tx0, rx] = mpsc_channel<int>();
   {
-    std::optional<Sender<int>> tx(std::in_place, rx);
+    std::optional<Sender<int>> tx(std::move(tx0));
     // `move ||`: the closure owns tx, which is dropped when install is done.
     pool->install([pool, tx = std::move(tx)]() mutable {
       for (int i = 0; i < 10; ++i) {
@@ -318,7 +292,7 @@ std::vector<int> test_spawn_order() {
       tx.reset();
     });
   }
-  return collect(*rx);
+  return rx.collect();
 }
 
 TEST(thread_pool, spawn_lifo_order) {
@@ -396,24 +370,24 @@ TEST(thread_pool, nested_fifo_scopes) {
 
 TEST(thread_pool, in_place_scope_no_deadlock) {
   ThreadPool pool = ThreadPoolBuilder().num_threads(1).build();
-  auto ch = std::make_shared<Channel<Unit>>();
-  Channel<Unit>& rx_ref = *ch;
-  pool.in_place_scope([tx = ch, &rx_ref](Scope& s) {
+  auto [tx, rx] = mpsc_channel<Unit>();
+  Receiver<Unit>& rx_ref = rx;
+  pool.in_place_scope([tx = std::move(tx), &rx_ref](Scope& s) mutable {
     // With regular scopes this closure would never run because this scope op
     // itself would block the only worker thread.
-    s.spawn([tx](Scope&) { tx->send(Unit{}); });
+    s.spawn([tx = std::move(tx)](Scope&) { tx.send(Unit{}); });
     rx_ref.recv();
   });
 }
 
 TEST(thread_pool, in_place_scope_fifo_no_deadlock) {
   ThreadPool pool = ThreadPoolBuilder().num_threads(1).build();
-  auto ch = std::make_shared<Channel<Unit>>();
-  Channel<Unit>& rx_ref = *ch;
-  pool.in_place_scope_fifo([tx = ch, &rx_ref](ScopeFifo& s) {
+  auto [tx, rx] = mpsc_channel<Unit>();
+  Receiver<Unit>& rx_ref = rx;
+  pool.in_place_scope_fifo([tx = std::move(tx), &rx_ref](ScopeFifo& s) mutable {
     // With regular scopes this closure would never run because this scope op
     // itself would block the only worker thread.
-    s.spawn_fifo([tx](ScopeFifo&) { tx->send(Unit{}); });
+    s.spawn_fifo([tx = std::move(tx)](ScopeFifo&) { tx.send(Unit{}); });
     rx_ref.recv();
   });
 }
