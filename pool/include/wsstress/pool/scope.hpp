@@ -31,6 +31,31 @@ class Scope;
 template <class P, class M>
 class ScopeFifo;
 
+namespace detail {
+// A scope job's body: moves the user's closure out, runs it with the scope,
+// and destroys it before the job counts itself done.
+template <class S, class BODY>
+auto scope_job_body(S* scope, BODY&& body) {
+  return [scope, body = std::optional<std::decay_t<BODY>>(std::forward<BODY>(body))]() mutable noexcept {
+    scope->base().execute_job([&] {
+      std::decay_t<BODY> f = std::move(*body);
+      body.reset();
+      f(*scope);
+    });
+  };
+}
+
+template <class S, class BODY>
+auto scope_broadcast_body(S* scope, BODY&& body) {
+  return [scope, body = std::decay_t<BODY>(std::forward<BODY>(body))]() noexcept {
+    scope->base().execute_job([&] {
+      BroadcastContext<typename S::Platform, typename S::Mutants>::with(
+          [&](auto ctx) { body(*scope, ctx); });
+    });
+  };
+}
+}  // namespace detail
+
 template <class P, class M>
 class ScopeBase {
   using Worker = WorkerThread<P, M>;
@@ -51,10 +76,19 @@ class ScopeBase {
 
   void increment() noexcept { job_completed_latch_.increment(); }
 
-  template <class F>
-  JobRef heap_job_ref(std::unique_ptr<HeapJob<F>> job) noexcept {
-    increment();
-    return HeapJob<F>::into_job_ref(std::move(job));
+  // A counted job that runs body(*scope) (rayon's HeapJob + heap_job_ref).
+  template <class S, class BODY>
+  JobRef spawn_job_ref(S* scope, BODY&& body) {
+    auto run = detail::scope_job_body(scope, std::forward<BODY>(body));
+    auto job = std::make_unique<HeapJob<decltype(run)>>(std::move(run));
+    increment();  // only once nothing can throw
+    return HeapJob<decltype(run)>::into_job_ref(std::move(job));
+  }
+
+  // Runs body(*scope, ctx) once on every worker of the scope's pool.
+  template <class S, class BODY>
+  void spawn_broadcast(S* scope, BODY&& body) {
+    inject_broadcast(detail::scope_broadcast_body(scope, std::forward<BODY>(body)));
   }
 
   template <class F>
@@ -126,30 +160,6 @@ class ScopeBase {
   ScopeLatch<P, M> job_completed_latch_;
 };
 
-namespace detail {
-// A scope job's body: moves the user's closure out, runs it with the scope,
-// and destroys it before the job counts itself done.
-template <class S, class BODY>
-auto scope_job_body(S* scope, BODY&& body) {
-  return [scope, body = std::optional<std::decay_t<BODY>>(std::forward<BODY>(body))]() mutable noexcept {
-    scope->base().execute_job([&] {
-      std::decay_t<BODY> f = std::move(*body);
-      body.reset();
-      f(*scope);
-    });
-  };
-}
-
-template <class S, class BODY>
-auto scope_broadcast_body(S* scope, BODY&& body) {
-  return [scope, body = std::decay_t<BODY>(std::forward<BODY>(body))]() noexcept {
-    scope->base().execute_job([&] {
-      BroadcastContext<typename S::Platform, typename S::Mutants>::with(
-          [&](auto ctx) { body(*scope, ctx); });
-    });
-  };
-}
-}  // namespace detail
 
 // A fork-join scope: spawned jobs may borrow from the frame around it.
 template <class P, class M>
@@ -167,16 +177,13 @@ class Scope {
   // scope may be in place, or shared with another thread).
   template <class BODY>
   void spawn(BODY&& body) {
-    auto run = detail::scope_job_body(this, std::forward<BODY>(body));
-    JobRef job = base_.heap_job_ref(std::make_unique<HeapJob<decltype(run)>>(std::move(run)));
-    base_.registry().inject_or_push(job);
+    base_.registry().inject_or_push(base_.spawn_job_ref(this, std::forward<BODY>(body)));
   }
 
   // Runs body(scope, ctx) once on every worker of the scope's pool.
   template <class BODY>
   void spawn_broadcast(BODY&& body) {
-    auto run = detail::scope_broadcast_body(this, std::forward<BODY>(body));
-    base_.inject_broadcast(std::move(run));
+    base_.spawn_broadcast(this, std::forward<BODY>(body));
   }
 
   ScopeBase<P, M>& base() noexcept { return base_; }
@@ -201,8 +208,7 @@ class ScopeFifo {
   // elsewhere: through the injector.
   template <class BODY>
   void spawn_fifo(BODY&& body) {
-    auto run = detail::scope_job_body(this, std::forward<BODY>(body));
-    JobRef job = base_.heap_job_ref(std::make_unique<HeapJob<decltype(run)>>(std::move(run)));
+    JobRef job = base_.spawn_job_ref(this, std::forward<BODY>(body));
     if (WorkerThread<P, M>* worker = base_.registry().current_thread()) {
       worker->push(fifos_[worker->index()].push(job));
     } else {
@@ -212,8 +218,7 @@ class ScopeFifo {
 
   template <class BODY>
   void spawn_broadcast(BODY&& body) {
-    auto run = detail::scope_broadcast_body(this, std::forward<BODY>(body));
-    base_.inject_broadcast(std::move(run));
+    base_.spawn_broadcast(this, std::forward<BODY>(body));
   }
 
   ScopeBase<P, M>& base() noexcept { return base_; }
