@@ -1,0 +1,121 @@
+// Benchmarks of the production pool (wsstress::ThreadPool over StdPlatform),
+// one Google Benchmark per workload and thread count (/1, /2). The same
+// workloads run over rayon-core in rayon-peer/ and over oneTBB in
+// tbb_bench.cpp; `compare` runs them side by side.
+#include <benchmark/benchmark.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+
+#include "workloads.hpp"
+#include "wsstress/pool.hpp"
+
+namespace {
+
+std::uint64_t fib(unsigned n) {
+  if (n < 2) return n;
+  auto [a, b] = wsstress::join([&] { return fib(n - 1); }, [&] { return fib(n - 2); });
+  return a + b;
+}
+
+wsstress::ThreadPool make_pool(benchmark::State& state) {
+  return wsstress::ThreadPool(wsstress::ThreadPoolBuilder().num_threads(static_cast<std::size_t>(state.range(0))));
+}
+
+// fib(n) through join with no sequential cutoff: one join per call.
+template <unsigned N>
+void fib_join(benchmark::State& state) {
+  auto pool = make_pool(state);
+  for (auto _ : state) benchmark::DoNotOptimize(pool.install([] { return fib(N); }));
+}
+
+// An empty join on a worker: the fast path (push, run A, pop B, run B inline).
+void empty_join(benchmark::State& state) {
+  auto pool = make_pool(state);
+  pool.install([&] {
+    for (auto _ : state) {
+      auto r = wsstress::join([] {}, [] {});
+      benchmark::DoNotOptimize(r);
+    }
+  });
+}
+
+// install of an empty closure from a thread outside every pool (cold path).
+void cold_install(benchmark::State& state) {
+  auto pool = make_pool(state);
+  for (auto _ : state) pool.install([] {});
+}
+
+// install from a worker of one pool into another (cross path), round trip.
+void cross_install(benchmark::State& state) {
+  auto pool = make_pool(state);
+  auto other = make_pool(state);
+  pool.install([&] {
+    for (auto _ : state) other.install([] {});
+  });
+}
+
+// broadcast of an empty operation from outside the pool, round trip.
+void broadcast(benchmark::State& state) {
+  auto pool = make_pool(state);
+  for (auto _ : state) benchmark::DoNotOptimize(pool.broadcast([](wsstress::BroadcastContext) {}));
+}
+
+// A scope that spawns 100 000 empty jobs, entered with install.
+void scope_100k(benchmark::State& state) {
+  auto pool = make_pool(state);
+  for (auto _ : state) {
+    pool.install([] {
+      wsstress::scope([](wsstress::Scope& s) {
+        for (int i = 0; i < 100000; ++i) s.spawn([](wsstress::Scope&) {});
+      });
+    });
+  }
+}
+
+// Time from spawn into a sleeping pool to the first instruction of the job.
+void wake_latency(benchmark::State& state) {
+  auto pool = make_pool(state);
+  wsstress::bench::run_wake_latency(state, [&] {
+    std::atomic<std::int64_t> t1{0};
+    const auto t0 = std::chrono::steady_clock::now();
+    pool.spawn([&t1] {
+      t1.store(std::chrono::steady_clock::now().time_since_epoch().count());
+      t1.notify_one();
+    });
+    // Block (a futex wait), as the Rust peer's channel recv does, rather than
+    // spin on a core the woken worker may need.
+    t1.wait(0);
+    const std::int64_t seen = t1.load();
+    return static_cast<double>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(
+            std::chrono::steady_clock::duration(seen) - t0.time_since_epoch())
+            .count());
+  });
+}
+
+// CPU burned by an idle pool.
+void idle_cpu(benchmark::State& state) {
+  wsstress::bench::run_idle_cpu(state, [&] {
+    auto pool = std::make_unique<wsstress::ThreadPool>(make_pool(state));
+    pool->broadcast([](wsstress::BroadcastContext) {});
+    return pool;
+  });
+}
+
+#define THREADS Arg(1)->Arg(2)->UseRealTime()
+BENCHMARK(fib_join<25>)->Name("fib25")->THREADS;
+BENCHMARK(fib_join<30>)->Name("fib30")->THREADS;
+BENCHMARK(empty_join)->THREADS;
+BENCHMARK(cold_install)->THREADS;
+BENCHMARK(cross_install)->THREADS;
+BENCHMARK(broadcast)->THREADS;
+BENCHMARK(scope_100k)->THREADS;
+BENCHMARK(wake_latency)->Arg(1)->Arg(2)->UseManualTime()->Iterations(1);
+BENCHMARK(idle_cpu)->Arg(1)->Arg(2)->UseManualTime()->Iterations(1);
+
+}  // namespace
+
+BENCHMARK_MAIN();
