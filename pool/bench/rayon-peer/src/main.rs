@@ -1,7 +1,7 @@
 //! rayon-core 1.10.1 side of `pool/bench/compare`. Each workload mirrors one in
 //! pool/bench/pool_bench.cpp, and results are printed in Google Benchmark's JSON
 //! shape ({"benchmarks":[{"name", "real_time", "time_unit"}]}) so that one
-//! script reads both. Usage: rayon-peer [--min-time SECONDS] [--filter SUBSTRING]
+//! script reads both. Usage: rayon-peer [--min-time SECONDS] [--filter A|B|...]
 
 use rayon_core::{join, scope, ThreadPool, ThreadPoolBuilder};
 use std::hint::black_box;
@@ -79,7 +79,9 @@ fn main() {
         eprintln!("{:<24} {:>14.1} {}", name, value, unit);
         results.push((name, value, unit));
     };
-    let wanted = |name: &str| filter.is_empty() || name.contains(filter.as_str());
+    // Like Google Benchmark's --benchmark_filter for the simple cases used here:
+    // alternatives separated by '|', each matched as a substring.
+    let wanted = |name: &str| filter.is_empty() || filter.split('|').any(|f| name.contains(f));
 
     for threads in [1usize, 2] {
         let p = pool(threads);
