@@ -31,7 +31,7 @@ class Registry;
 template <class P, class M>
 class WorkerThread;
 
-template <class P>
+template <class P, class M = NoMutants>
 class CoreLatch {
  public:
   static constexpr std::size_t UNSET = 0;     // not set, owner awake
@@ -69,7 +69,10 @@ class CoreLatch {
   // Sets the latch; true if the owner was SLEEPING and must be woken. AcqRel as
   // in 1.10.1: the swap is ordered against the owner's CASes by being an RMW on
   // the same word, so it needs no SeqCst.
-  bool set() noexcept { return state_.exchange(SET, std::memory_order_acq_rel) == SLEEPING; }
+  bool set() noexcept {
+    constexpr std::memory_order order = M::kCoreLatchSetSeqCst ? std::memory_order_seq_cst : std::memory_order_acq_rel;
+    return state_.exchange(SET, order) == SLEEPING;
+  }
 
   // Once true, everything before the set() is visible.
   bool probe() const noexcept { return state_.load(std::memory_order_acquire) == SET; }
@@ -96,14 +99,14 @@ class SpinLatch {
         cross_(other.cross_) {}
 
   bool probe() const noexcept { return core_latch_.probe(); }
-  CoreLatch<P>& as_core_latch() noexcept { return core_latch_; }
+  CoreLatch<P, M>& as_core_latch() noexcept { return core_latch_; }
   void set() noexcept;
 
  private:
   SpinLatch(Registry<P, M>* registry, std::size_t index, bool cross) noexcept
       : registry_(registry), target_worker_index_(index), cross_(cross) {}
 
-  CoreLatch<P> core_latch_;
+  CoreLatch<P, M> core_latch_;
   // The Registry itself, not the waiter's handle to it: the handle lives in the
   // waiting WorkerThread, which may be gone once the latch is set (rayon #913).
   Registry<P, M>* registry_;
@@ -112,7 +115,7 @@ class SpinLatch {
 };
 
 // Mutex + condvar latch for threads outside any pool.
-template <class P>
+template <class P, class M = NoMutants>
 class LockLatch {
  public:
   LockLatch() = default;
@@ -122,9 +125,15 @@ class LockLatch {
   // The flag is stored and notified under the mutex, so a waiter between its
   // check and its wait cannot miss the notification.
   void set() noexcept {
-    std::unique_lock<typename P::Mutex> guard(m_);
-    set_ = true;
-    v_.notify_all();
+    if constexpr (M::kLockLatchSetOutsideMutex) {
+      // The bug: a waiter between its check and its wait misses this notify.
+      reinterpret_cast<volatile bool&>(set_) = true;
+      v_.notify_all();
+    } else {
+      std::unique_lock<typename P::Mutex> guard(m_);
+      set_ = true;
+      v_.notify_all();
+    }
   }
 
   void wait() {
@@ -152,7 +161,7 @@ class LockLatch {
 
 // Set when its counter reaches zero. Does not hold a registry: the registry
 // owns the terminate CountLatches, so the setter passes it in.
-template <class P>
+template <class P, class M = NoMutants>
 class CountLatch {
  public:
   explicit CountLatch(std::size_t count = 1) noexcept : counter_(count) {}
@@ -178,14 +187,14 @@ class CountLatch {
   }
 
   bool probe() const noexcept { return core_latch_.probe(); }
-  CoreLatch<P>& as_core_latch() noexcept { return core_latch_; }
+  CoreLatch<P, M>& as_core_latch() noexcept { return core_latch_; }
 
  private:
-  CoreLatch<P> core_latch_;
+  CoreLatch<P, M> core_latch_;
   typename P::template Atomic<std::size_t> counter_;
 };
 
-template <class P>
+template <class P, class M = NoMutants>
 class CountLockLatch {
  public:
   explicit CountLockLatch(std::size_t count) noexcept : counter_(count) {}
@@ -196,7 +205,7 @@ class CountLockLatch {
   void wait() { lock_latch_.wait(); }
 
  private:
-  LockLatch<P> lock_latch_;
+  LockLatch<P, M> lock_latch_;
   typename P::template Atomic<std::size_t> counter_;
 };
 

@@ -161,7 +161,7 @@ class WorkerThread {
   // Runs other jobs until `latch` is set.
   template <class L>
   void wait_until(L& latch) noexcept {
-    CoreLatch<P>& core = latch.as_core_latch();
+    CoreLatch<P, M>& core = latch.as_core_latch();
     if (!core.probe()) wait_until_cold(core);
   }
 
@@ -178,7 +178,7 @@ class WorkerThread {
     return Event{kind, registry_.get(), static_cast<std::uint32_t>(index_), a, b};
   }
 
-  void wait_until_cold(CoreLatch<P>& latch) noexcept;
+  void wait_until_cold(CoreLatch<P, M>& latch) noexcept;
   JobRef steal() noexcept;
 
   Deque<P>& worker_;
@@ -290,7 +290,13 @@ class Registry {
   // sleeping worker never exits).
   void terminate() noexcept {
     if (terminate_count_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-      for (std::size_t i = 0; i < n_threads_; ++i) thread_infos_[i].terminate.set_and_tickle_one(*this, i);
+      for (std::size_t i = 0; i < n_threads_; ++i) {
+        if constexpr (M::kTerminateNoWake) {
+          thread_infos_[i].terminate.set();
+        } else {
+          thread_infos_[i].terminate.set_and_tickle_one(*this, i);
+        }
+      }
     }
   }
 
@@ -346,11 +352,11 @@ class Registry {
 
   struct ThreadInfo {
     // Set when the worker enters its main loop.
-    LockLatch<P> primed;
+    LockLatch<P, M> primed;
     // Set when the worker leaves it.
-    LockLatch<P> stopped;
+    LockLatch<P, M> stopped;
     // Set by terminate(). A CountLatch because it needs no registry reference.
-    CountLatch<P> terminate;
+    CountLatch<P, M> terminate;
   };
 
   Registry(std::size_t n_threads, Builder& builder);
@@ -484,7 +490,7 @@ void Registry<P, M>::main_loop(std::size_t index) {
 
   if (start_handler_) catch_unwind([&] { start_handler_(index); });
 
-  CountLatch<P>& my_terminate_latch = thread_infos_[index].terminate;
+  CountLatch<P, M>& my_terminate_latch = thread_infos_[index].terminate;
   trace<P>([&] {
     return Event{EventKind::ThreadStart, this, static_cast<std::uint32_t>(index),
                  reinterpret_cast<std::uintptr_t>(&my_terminate_latch.as_core_latch())};
@@ -518,11 +524,12 @@ WorkerThread<P, M>::~WorkerThread() {
 
 template <class P, class M>
 bool WorkerThread<P, M>::has_injected_job() const noexcept {
+  if constexpr (M::kGate5IgnoresBroadcasts) return registry_->has_injected_job();
   return !broadcast_.stealer_is_empty() || registry_->has_injected_job();
 }
 
 template <class P, class M>
-void WorkerThread<P, M>::wait_until_cold(CoreLatch<P>& latch) noexcept {
+void WorkerThread<P, M>::wait_until_cold(CoreLatch<P, M>& latch) noexcept {
   Sleep<P, M>& sleep = registry_->sleep_;
   IdleState idle_state = sleep.start_looking(index_, latch);
   while (!latch.probe()) {
@@ -574,7 +581,13 @@ template <class OP>
 auto Registry<P, M>::in_worker(OP&& op) -> ValueOrUnit<std::invoke_result_t<OP, Worker&, bool>> {
   Worker* worker_thread = Worker::current();
   if (worker_thread == nullptr) return in_worker_cold(std::forward<OP>(op));
-  if (&worker_thread->registry() != this) return in_worker_cross(*worker_thread, std::forward<OP>(op));
+  if (&worker_thread->registry() != this) {
+    // The mutant blocks this worker of another pool like an outside thread.
+    if constexpr (M::kCrossIsCold) return in_worker_cold(std::forward<OP>(op));
+    return in_worker_cross(*worker_thread, std::forward<OP>(op));
+  }
+  // The mutant injects even here, and blocks the only thread that could run it.
+  if constexpr (M::kSelfInstallBlocks) return in_worker_cold(std::forward<OP>(op));
   // Same pool: we are already where op must run.
   return invoke_to_value(std::forward<OP>(op), *worker_thread, false);
 }
@@ -584,16 +597,20 @@ template <class OP>
 auto Registry<P, M>::in_worker_cold(OP&& op) -> ValueOrUnit<std::invoke_result_t<OP, Worker&, bool>> {
   using R = std::invoke_result_t<OP, Worker&, bool>;
   // One latch per thread (and instantiation), whatever OP is.
-  LockLatch<P>& lock_latch = P::template thread_local_slot<ColdLatchTag, LockLatch<P>>();
+  LockLatch<P, M>& lock_latch = P::template thread_local_slot<ColdLatchTag, LockLatch<P, M>>();
   auto call = [&op](bool injected) -> R {
     Worker* worker_thread = Worker::current();
     if (!injected || worker_thread == nullptr) abort_with("in_worker_cold job ran outside a worker");
     return std::forward<OP>(op)(*worker_thread, true);
   };
-  StackJob<LatchRef<LockLatch<P>>, decltype(call), R> job(std::move(call), LatchRef<LockLatch<P>>(lock_latch));
+  StackJob<LatchRef<LockLatch<P, M>>, decltype(call), R> job(std::move(call), LatchRef<LockLatch<P, M>>(lock_latch));
   inject(job.as_job_ref());
   // Reset so the same thread-local latch serves this thread's next cold call.
-  job.latch.get().wait_and_reset();
+  if constexpr (M::kColdLatchNoReset) {
+    job.latch.get().wait();
+  } else {
+    job.latch.get().wait_and_reset();
+  }
   return job.into_result();
 }
 
@@ -646,13 +663,13 @@ void SpinLatch<P, M>::set() noexcept {
   // A waiter in another pool may see the latch, return, and drop the last
   // reference to its pool before we notify it (rayon cbd484c): hold one.
   RegistryRef<P, M> keep_alive;
-  if (cross_) keep_alive = RegistryRef<P, M>(registry);
+  if (cross_ && !M::kCrossLatchNoKeepAlive) keep_alive = RegistryRef<P, M>(registry);
   [[maybe_unused]] const std::uintptr_t latch_addr = reinterpret_cast<std::uintptr_t>(&core_latch_);
   const bool owner_slept = core_latch_.set();
   trace<P>([&] {
     return Event{EventKind::LatchSet, registry, static_cast<std::uint32_t>(target), latch_addr, owner_slept};
   });
-  if (owner_slept) registry->notify_worker_latch_is_set(target);
+  if (owner_slept && !M::kLatchSetNoWake) registry->notify_worker_latch_is_set(target);
 }
 
 // ---------------------------------------------------------------------------
@@ -705,13 +722,13 @@ class ScopeLatch {
   struct Stealing {
     Stealing(std::size_t count, RegistryRef<P, M> r, std::size_t index)
         : latch(count), registry(std::move(r)), worker_index(index) {}
-    CountLatch<P> latch;
+    CountLatch<P, M> latch;
     RegistryRef<P, M> registry;
     std::size_t worker_index;
   };
   struct Blocking {
     explicit Blocking(std::size_t count) : latch(count) {}
-    CountLockLatch<P> latch;
+    CountLockLatch<P, M> latch;
   };
   std::variant<std::monostate, Stealing, Blocking> latch_;
 };

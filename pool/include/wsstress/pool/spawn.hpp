@@ -27,13 +27,13 @@ JobRef spawn_job(F&& func, Registry<P, M>& registry) {
       func.reset();
       f();
     });
-    registry->terminate();
+    if constexpr (!M::kSpawnNoTerminateCount) registry->terminate();
   };
   auto job = std::make_unique<HeapJob<decltype(body)>>(std::move(body));
   // Taken only once nothing can throw any more, so a failed copy or allocation
   // cannot leave the pool unable to terminate; given back by the terminate()
   // in the body.
-  registry.increment_terminate_count();
+  if constexpr (!M::kSpawnNoTerminateCount) registry.increment_terminate_count();
   return HeapJob<decltype(body)>::into_job_ref(std::move(job));
 }
 }  // namespace detail

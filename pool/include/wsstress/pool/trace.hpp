@@ -19,7 +19,9 @@ enum class EventKind : std::uint8_t {
   ThreadIdle,         // start_looking (a = latch waited on)
   ThreadFoundWork,    // work_found (a = rounds spent idle)
   ThreadSawLatchSet,  // wait_until_cold returned (a = latch)
+  ThreadIdleRound,    // no_work_found, before the round's action (a = rounds so far)
   ThreadSleepy,       // announce_sleepy (a = JEC remembered)
+  ThreadSleepGate,    // sleep() is about to pass gate a (1..5)
   ThreadSleepInterruptedByLatch,  // gate 1 or gate 3 stopped the sleep (a = latch)
   ThreadSleepInterruptedByJob,    // gate 4: the JEC moved
   ThreadSleepInterruptedByInjected,  // gate 5: a job in the injector/broadcast queue
@@ -68,7 +70,9 @@ inline const char* to_string(EventKind kind) noexcept {
     case EventKind::ThreadIdle: return "ThreadIdle";
     case EventKind::ThreadFoundWork: return "ThreadFoundWork";
     case EventKind::ThreadSawLatchSet: return "ThreadSawLatchSet";
+    case EventKind::ThreadIdleRound: return "ThreadIdleRound";
     case EventKind::ThreadSleepy: return "ThreadSleepy";
+    case EventKind::ThreadSleepGate: return "ThreadSleepGate";
     case EventKind::ThreadSleepInterruptedByLatch: return "ThreadSleepInterruptedByLatch";
     case EventKind::ThreadSleepInterruptedByJob: return "ThreadSleepInterruptedByJob";
     case EventKind::ThreadSleepInterruptedByInjected: return "ThreadSleepInterruptedByInjected";

@@ -48,18 +48,22 @@ class JobsEventCounter {
   std::uint64_t value_;
 };
 
-// Field layout, with the JEC optionally narrowed by the mutant policy.
+// Field layout. Production: sleeping at bit 0, inactive at 16, the JEC in the
+// 32 bits above. The mutant policy can narrow the JEC, or move it below the
+// thread counters (a model knob for the carry mutant).
 template <class M>
 struct CounterLayout {
-  static constexpr unsigned kSleepingShift = 0;
-  static constexpr unsigned kInactiveShift = kThreadsBits;
-  static constexpr unsigned kJecShift = 2 * kThreadsBits;
+  static constexpr bool kLow = M::kJecBelowCounters;
+  static_assert(!kLow || M::kJecBits != 0, "a JEC below the counters needs an explicit width");
+  static constexpr unsigned kJecShift = kLow ? 0 : 2 * kThreadsBits;
+  static constexpr unsigned kSleepingShift = kLow ? M::kJecBits : 0;
+  static constexpr unsigned kInactiveShift = kSleepingShift + kThreadsBits;
   static constexpr unsigned kJecBits = M::kJecBits == 0 ? 64 - kJecShift : M::kJecBits;
-  static_assert(kJecBits >= 1 && kJecShift + kJecBits <= 64, "JEC must fit above the thread counts");
+  static_assert(kJecBits >= 1 && kJecShift + kJecBits <= 64, "JEC must fit in the word");
+  static_assert(kInactiveShift + kThreadsBits <= 64, "thread counters must fit in the word");
   static constexpr std::uint64_t kThreadMask = kThreadsMax;
   static constexpr std::uint64_t kJecMask =
-      kJecBits == 64 - kJecShift ? ~std::uint64_t{0} >> kJecShift
-                                 : (std::uint64_t{1} << kJecBits) - 1;
+      kJecBits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << kJecBits) - 1;
   static constexpr std::uint64_t kOneSleeping = std::uint64_t{1} << kSleepingShift;
   static constexpr std::uint64_t kOneInactive = std::uint64_t{1} << kInactiveShift;
   static constexpr std::uint64_t kOneJec = std::uint64_t{1} << kJecShift;
@@ -92,7 +96,9 @@ class Counters {
   // wrapping add cannot carry into the thread counts; a narrowed JEC is masked so
   // it wraps inside its own field the same way.
   constexpr Counters increment_jobs_counter() const noexcept {
-    if constexpr (L::kJecShift + L::kJecBits == 64) {
+    if constexpr (L::kJecShift + L::kJecBits == 64 || M::kJecIncrementCarries) {
+      // At full width nothing lies above the JEC. (The carry mutant takes this
+      // path with a narrow JEC below the counters: its overflow lands in them.)
       return Counters(word_ + L::kOneJec);
     } else {
       const std::uint64_t field = L::kJecMask << L::kJecShift;

@@ -75,7 +75,7 @@ class Sleep {
     if (n_threads > kThreadsMax) abort_with("more threads than the sleep counters can hold");
   }
 
-  IdleState start_looking(std::size_t worker_index, const CoreLatch<P>& latch) noexcept {
+  IdleState start_looking(std::size_t worker_index, const CoreLatch<P, M>& latch) noexcept {
     trace<P>([&] { return ev(EventKind::ThreadIdle, worker_index, addr(latch)); });
     counters_.add_inactive_thread();
     return IdleState{worker_index, 0, JobsEventCounter::dummy()};
@@ -90,7 +90,8 @@ class Sleep {
   }
 
   template <class HasInjectedJobs>
-  void no_work_found(IdleState& idle_state, CoreLatch<P>& latch, HasInjectedJobs&& has_injected_jobs) {
+  void no_work_found(IdleState& idle_state, CoreLatch<P, M>& latch, HasInjectedJobs&& has_injected_jobs) {
+    trace<P>([&] { return ev(EventKind::ThreadIdleRound, idle_state.worker_index, idle_state.rounds); });
     if (idle_state.rounds < ROUNDS_UNTIL_SLEEPY) {
       P::yield_now();
       idle_state.rounds += 1;
@@ -118,7 +119,7 @@ class Sleep {
   // pairs with the one before gate 5: see the header comment.
   void new_injected_jobs(std::size_t source_worker_index, std::uint32_t num_jobs,
                          bool queue_was_empty) noexcept {
-    P::fence(std::memory_order_seq_cst);
+    if constexpr (!M::kNoInjectFence) P::fence(std::memory_order_seq_cst);
     new_jobs(source_worker_index, num_jobs, queue_was_empty);
   }
 
@@ -151,21 +152,32 @@ class Sleep {
     return Event{kind, registry_id_, static_cast<std::uint32_t>(worker), a, b};
   }
   static std::uint64_t addr(const void* p) noexcept { return reinterpret_cast<std::uintptr_t>(p); }
-  static std::uint64_t addr(const CoreLatch<P>& l) noexcept { return addr(static_cast<const void*>(&l)); }
+  static std::uint64_t addr(const CoreLatch<P, M>& l) noexcept { return addr(static_cast<const void*>(&l)); }
+
+  // rayon's JobsEventCounter::is_sleepy, through the mutant policy (c3a5304
+  // masked the parity with 0, so every value looked sleepy).
+  static bool jec_is_sleepy(JobsEventCounter jec) noexcept {
+    if constexpr (M::kIsSleepyAlwaysTrue) {
+      return (jec.as_u64() & 0) == 0;
+    } else {
+      return jec.is_sleepy();
+    }
+  }
 
   JobsEventCounter announce_sleepy(std::size_t worker_index) noexcept {
     const auto counters =
-        counters_.increment_jobs_event_counter_if([](JobsEventCounter jec) { return jec.is_active(); });
+        counters_.increment_jobs_event_counter_if([](JobsEventCounter jec) { return !jec_is_sleepy(jec); });
     const JobsEventCounter jobs_counter = counters.jobs_counter();
     trace<P>([&] { return ev(EventKind::ThreadSleepy, worker_index, jobs_counter.as_u64()); });
     return jobs_counter;
   }
 
   template <class HasInjectedJobs>
-  void sleep(IdleState& idle_state, CoreLatch<P>& latch, HasInjectedJobs& has_injected_jobs) {
+  void sleep(IdleState& idle_state, CoreLatch<P, M>& latch, HasInjectedJobs& has_injected_jobs) {
     const std::size_t worker_index = idle_state.worker_index;
 
     // Gate 1: the latch was set while we searched; our caller will see it.
+    trace<P>([&] { return ev(EventKind::ThreadSleepGate, worker_index, 1); });
     if (!latch.get_sleepy()) {
       trace<P>([&] { return ev(EventKind::ThreadSleepInterruptedByLatch, worker_index, addr(latch)); });
       return;
@@ -175,10 +187,12 @@ class Sleep {
     // until wait() releases it, so a waker never sees us registered but not yet
     // blocked.
     WorkerSleepState& sleep_state = worker_sleep_states_[worker_index];
-    std::unique_lock<Mutex> is_blocked(sleep_state.mutex);
-    WSSTRESS_CHECK(P, !sleep_state.is_blocked, "is_blocked already true when going to sleep");
+    std::unique_lock<Mutex> is_blocked(sleep_state.mutex, std::defer_lock);
+    trace<P>([&] { return ev(EventKind::ThreadSleepGate, worker_index, 2); });
+    if constexpr (!M::kLateIsBlockedLock) is_blocked.lock();
 
     // Gate 3: the latch was set after gate 1.
+    trace<P>([&] { return ev(EventKind::ThreadSleepGate, worker_index, 3); });
     if (!latch.fall_asleep()) {
       trace<P>([&] { return ev(EventKind::ThreadSleepInterruptedByLatch, worker_index, addr(latch)); });
       idle_state.wake_fully();
@@ -187,9 +201,11 @@ class Sleep {
 
     // Gate 4: if the JEC moved since we announced, someone posted work we did not
     // find; search once more (wake_partly) instead of sleeping.
+    trace<P>([&] { return ev(EventKind::ThreadSleepGate, worker_index, 4); });
     for (;;) {
       const auto counters = counters_.load(std::memory_order_seq_cst);
-      WSSTRESS_CHECK(P, idle_state.jobs_counter.is_sleepy(), "sleeping without a sleepy JEC");
+      // Raw parity, independent of is_sleepy (whose mutant this catches).
+      WSSTRESS_CHECK(P, (idle_state.jobs_counter.as_u64() & 1) == 0, "sleeping without a sleepy (even) JEC");
       if (!(counters.jobs_counter() == idle_state.jobs_counter)) {
         trace<P>([&] { return ev(EventKind::ThreadSleepInterruptedByJob, worker_index); });
         idle_state.wake_partly();
@@ -200,12 +216,21 @@ class Sleep {
     }
 
     trace<P>([&] { return ev(EventKind::ThreadSleeping, worker_index, addr(latch)); });
+    if constexpr (M::kLateIsBlockedLock) {
+      // The bug: a waker that read the sleeping count (or saw SLEEPING in our
+      // latch) before this point finds is_blocked false and leaves.
+      is_blocked.lock();
+    }
+    WSSTRESS_CHECK(P, !sleep_state.is_blocked, "is_blocked already true when going to sleep");
 
     // Gate 5: pairs with the fence in new_injected_jobs. Also checks this worker's
     // broadcast queue (rayon-core be12615): inject_broadcast bumps no JEC, and
     // its wake-up is only seen through the is_blocked lock we hold.
-    P::fence(std::memory_order_seq_cst);
-    if (has_injected_jobs()) {
+    trace<P>([&] { return ev(EventKind::ThreadSleepGate, worker_index, 5); });
+    if constexpr (!M::kNoSleepFence) P::fence(std::memory_order_seq_cst);
+    bool injected = false;
+    if constexpr (!M::kNoGate5) injected = has_injected_jobs();
+    if (injected) {
       // Nobody will wake us, so we undo our own registration. The code resets
       // fully here (rounds = 0); the upstream README says "as if the JEC had
       // changed", i.e. partly. We follow the code.
@@ -226,7 +251,7 @@ class Sleep {
     // Make the JEC odd if a thread got sleepy since the last post, so that thread
     // sees it moved at gate 4.
     const auto counters =
-        counters_.increment_jobs_event_counter_if([](JobsEventCounter jec) { return jec.is_sleepy(); });
+        counters_.increment_jobs_event_counter_if([](JobsEventCounter jec) { return jec_is_sleepy(jec); });
     const std::uint64_t num_awake_but_idle = counters.awake_but_idle_threads();
     const std::uint64_t num_sleepers = counters.sleeping_threads();
     trace<P>([&] {
