@@ -3,19 +3,62 @@
 // and maps every outcome to a documented exit code (exit_codes.hpp).
 #include <CLI/CLI.hpp>
 
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <unistd.h>
 
+#include "commands.hpp"
 #include "exit_codes.hpp"
 #include "smoke.hpp"
+#include "wsstress/stress/catalog.hpp"
+#include "wsstress/stress/scenarios.hpp"
+
+namespace {
+
+using namespace wsstress::cli;
+
+int usage_error(const std::string& what) {
+  std::fprintf(stderr, "wsstress: error: %s (see --help)\n", what.c_str());
+  return kUsage;
+}
+
+std::vector<std::string> mutant_names() {
+  std::vector<std::string> names;
+  for (const auto& m : wsstress::stress::mutant_catalog()) names.push_back(m.name);
+  return names;
+}
+
+// The path of this executable, for the matrix's child runs.
+std::string self_path(const char* argv0) {
+  char buf[PATH_MAX];
+  const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n > 0) return std::string(buf, static_cast<std::size_t>(n));
+  return argv0;
+}
+
+// A folder that exists and can be written, for an output file.
+CLI::Validator writable_file_path() {
+  return CLI::Validator(
+      [](std::string& path) -> std::string {
+        const auto slash = path.rfind('/');
+        const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+        if (access(dir.c_str(), W_OK) != 0) return "folder '" + dir + "' does not exist or is not writable";
+        return {};
+      },
+      "FILE");
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
-  using namespace wsstress::cli;
-  CLI::App app{"wsstress: rayon-core's work-stealing pool in C++20, and the tool that tries to break it"};
+  CLI::App app{"wsstress: rayon-core's work-stealing pool in C++20, and the tool that tries to break it.\n"
+               "Exit codes: 0 ok, 1 bug found, 2 usage error, 3 internal error, 4 hang."};
   app.require_subcommand(1);
   app.set_version_flag("--version", "wsstress 0.1.0");
 
+  // ---- smoke ----
   SmokeOptions smoke;
   CLI::App* smoke_cmd = app.add_subcommand("smoke", "quick end-to-end run of the pool: join, install, cross-pool, "
                                                     "broadcast, spawn, termination");
@@ -25,6 +68,82 @@ int main(int argc, char** argv) {
   smoke_cmd->add_option("--rounds", smoke.rounds, "repeat each step this many times")->check(CLI::Range(1, 100000));
   smoke_cmd->add_option("--timeout", smoke.timeout_seconds, "seconds before the watchdog declares a hang")
       ->check(CLI::Range(1, 86400));
+
+  // ---- run ----
+  RunOptions run;
+  std::string seed_text, seeds_text, shard_text;
+  auto& rs = run.campaign.run;
+  CLI::App* run_cmd = app.add_subcommand(
+      "run", "seeded randomized schedules on real threads, with a hang watchdog; exit 0 pass, 1 bug, 4 hang");
+  run_cmd->add_option("--scenario", rs.scenario, "what to run")
+      ->check(CLI::IsMember(wsstress::stress::scenario_names()))
+      ->capture_default_str();
+  auto* seed_opt = run_cmd->add_option("--seed", seed_text, "one seed (default 0)");
+  run_cmd->add_option("--seeds", seeds_text, "an inclusive seed range A..B")->excludes(seed_opt);
+  run_cmd->add_option("--threads", rs.threads, "worker threads per pool")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{256}))
+      ->capture_default_str();
+  run_cmd->add_option("--pools", rs.pools, "pools a scenario may use")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{8}))
+      ->capture_default_str();
+  run_cmd->add_option("--iterations", rs.iterations, "programs per seed")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}))
+      ->capture_default_str();
+  run_cmd->add_option("--timeout", rs.timeout_s, "seconds without progress that make a hang")
+      ->check(CLI::Range(0.1, 86400.0))
+      ->capture_default_str();
+  run_cmd->add_option("--noise", rs.noise, "yields and short sleeps at race windows: 0 off .. 3 heavy")
+      ->check(CLI::Range(0, 3))
+      ->capture_default_str();
+  run_cmd->add_option("--mutant", rs.mutant, "put a historical bug back (see `wsstress mutants list`)")
+      ->check(CLI::IsMember(mutant_names()))
+      ->capture_default_str();
+  run_cmd->add_option("--json", run.json_path, "write the report as JSON (schema wsstress.run/1), atomically")
+      ->check(writable_file_path());
+  run_cmd->add_option("--shard", shard_text, "run shard I of N of the seed range (0 <= I < N)");
+  run_cmd->add_option("--max-seconds", run.campaign.max_seconds, "stop the sweep after this long (0: no limit)")
+      ->check(CLI::Range(0.0, 1e9));
+  run_cmd->add_option("--repeat", run.campaign.repeat,
+                      "run each seed this many times (on real threads a seed fixes the program and the noise, "
+                      "not the interleaving)")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1000000}));
+  bool keep_going = false;
+  run_cmd->add_flag("--keep-going", keep_going, "keep sweeping after a failure (a hang still ends the run)");
+  run_cmd->add_flag("--quiet", run.quiet, "no progress bar and no text report");
+
+  // ---- mutants ----
+  CLI::App* mutants_cmd = app.add_subcommand("mutants", "the mutant catalog: list it, or check every engine catches it");
+  mutants_cmd->require_subcommand(1);
+  CLI::App* list_cmd = mutants_cmd->add_subcommand("list", "name, upstream history and failure of every mutant");
+  CheckOptions check;
+  std::string only_text;
+  CLI::App* check_cmd = mutants_cmd->add_subcommand(
+      "check", "run every mutant (and the clean pool) for a time budget; print the matrix; exit 1 if any row is "
+               "not as the catalog expects");
+  check_cmd->add_option("--engine", check.matrix.engine, "engine: stress")->capture_default_str();
+  check_cmd->add_option("--budget", check.matrix.budget_s, "seconds per mutant")
+      ->check(CLI::Range(0.5, 86400.0))
+      ->capture_default_str();
+  check_cmd->add_option("--hang-timeout", check.matrix.hang_timeout_s, "seconds without progress that make a hang")
+      ->check(CLI::Range(0.1, 3600.0))
+      ->capture_default_str();
+  check_cmd->add_option("--only", only_text, "comma-separated mutants to check (default: all)");
+  check.matrix.base.iterations = 10;
+  check.matrix.base.noise = 2;
+  check_cmd->add_option("--threads", check.matrix.base.threads, "worker threads per pool")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{256}))
+      ->capture_default_str();
+  check_cmd->add_option("--pools", check.matrix.base.pools, "pools a scenario may use")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{8}))
+      ->capture_default_str();
+  check_cmd->add_option("--iterations", check.matrix.base.iterations, "programs per seed")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}))
+      ->capture_default_str();
+  check_cmd->add_option("--noise", check.matrix.base.noise, "noise level 0..3")
+      ->check(CLI::Range(0, 3))
+      ->capture_default_str();
+  check_cmd->add_option("--json", check.json_path, "write the matrix as JSON (schema wsstress.mutants/1)")
+      ->check(writable_file_path());
 
   try {
     app.parse(argc, argv);
@@ -39,10 +158,41 @@ int main(int argc, char** argv) {
     for (char& c : what) {
       if (c == '\n') c = ' ';
     }
-    std::fprintf(stderr, "wsstress: error: %s (see --help)\n", what.c_str());
-    return kUsage;
+    return usage_error(what);
   }
 
   if (smoke_cmd->parsed()) return run_smoke(smoke);
+
+  if (run_cmd->parsed()) {
+    std::string error;
+    if (!seeds_text.empty()) {
+      if (!parse_seed_range(seeds_text, run.campaign.seeds, error)) return usage_error("--seeds: " + error);
+    } else if (!seed_text.empty()) {
+      if (!parse_seed_range(seed_text, run.campaign.seeds, error) || run.campaign.seeds.from != run.campaign.seeds.to) {
+        return usage_error("--seed: " + (error.empty() ? "'" + seed_text + "' is one seed, not a range" : error));
+      }
+    }
+    if (!shard_text.empty() && !parse_shard(shard_text, run.campaign.shard, error)) {
+      return usage_error("--shard: " + error);
+    }
+    run.campaign.stop_on_failure = !keep_going;
+    run.campaign.program = "wsstress";
+    return run_command(run);
+  }
+
+  if (list_cmd->parsed()) return mutants_list_command();
+  if (check_cmd->parsed()) {
+    std::size_t start = 0;
+    while (!only_text.empty() && start <= only_text.size()) {
+      const auto comma = only_text.find(',', start);
+      const std::string name = only_text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      if (name.empty()) return usage_error("--only: empty mutant name in '" + only_text + "'");
+      check.matrix.only.push_back(name);
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+    check.matrix.self = self_path(argv[0]);
+    return mutants_check_command(check);
+  }
   return kUsage;
 }

@@ -161,7 +161,7 @@ int run_smoke(const SmokeOptions& o) {
                 n_threads, ms_since(t0));
   } catch (const ThreadPoolBuildError& e) {
     std::fprintf(stderr, "wsstress: smoke: cannot build a pool: %s\n", e.what());
-    return kEnvironment;
+    return kInternal;
   }
 
   if (failures > 0) {

@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 #include "wsstress/pool/job.hpp"
 #include "wsstress/pool/latch.hpp"
@@ -136,6 +137,14 @@ class Sleep {
   bool is_blocked(std::size_t index) {
     WorkerSleepState& s = worker_sleep_states_[index];
     std::unique_lock<Mutex> lock(s.mutex);
+    return s.is_blocked;
+  }
+  // For a watchdog's dump: never blocks; nullopt if the lock is held (as it is
+  // by a worker between gates 2 and its wait, or by a waker).
+  std::optional<bool> try_is_blocked(std::size_t index) {
+    WorkerSleepState& s = worker_sleep_states_[index];
+    std::unique_lock<Mutex> lock(s.mutex, std::try_to_lock);
+    if (!lock.owns_lock()) return std::nullopt;
     return s.is_blocked;
   }
 

@@ -1,0 +1,177 @@
+// Text and JSON renderings of campaign and matrix reports. The JSON schemas
+// (wsstress.run/1, wsstress.mutants/1) are documented in the README.
+#include "report.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace wsstress::cli {
+
+using stress::VerdictKind;
+
+namespace {
+std::string fmt(const char* f, double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, f, v);
+  return b;
+}
+std::string seeds_text(const stress::CampaignSpec& s) {
+  std::string t = s.seeds.from == s.seeds.to ? "seed " + std::to_string(s.seeds.from)
+                                             : "seeds " + std::to_string(s.seeds.from) + ".." + std::to_string(s.seeds.to);
+  if (s.shard.count > 1) t += " shard " + std::to_string(s.shard.index) + "/" + std::to_string(s.shard.count);
+  return t;
+}
+}  // namespace
+
+std::string run_report_text(const stress::CampaignReport& r, bool with_dumps) {
+  const auto& s = r.spec;
+  std::string out = "run: scenario " + s.run.scenario + ", mutant " + s.run.mutant + ", " + seeds_text(s) + ", " +
+                    std::to_string(s.run.threads) + " threads x " + std::to_string(s.run.pools) + " pools, " +
+                    std::to_string(s.run.iterations) + " iterations, noise " + std::to_string(s.run.noise) + "\n";
+  out += "run: " + std::to_string(r.runs) + " of " + std::to_string(r.seeds_planned) + " seeds in " +
+         fmt("%.1f", r.elapsed_s) + " s (" + fmt("%.1f", r.elapsed_s > 0 ? r.runs / r.elapsed_s : 0) +
+         " seeds/s)" + (r.budget_exhausted ? ", stopped by --max-seconds" : "") + "\n";
+  for (const auto& f : r.failures) {
+    out += "\nFAILED seed " + std::to_string(f.seed) + ": " + stress::to_string(f.verdict.kind) + ": " +
+           f.verdict.message + "\n";
+    if (with_dumps && !f.verdict.dump.empty()) out += "state when it was detected:\n" + f.verdict.dump;
+    out += "replay: " + f.replay + "\n";
+    if (f.verdict.kind != VerdictKind::Internal) {
+      out += "        (real threads repeat the program and the noise, not the interleaving: add --repeat 100 to "
+             "retry it)\n";
+    }
+  }
+  out += std::string("verdict: ") + stress::to_string(r.overall()) + "\n";
+  return out;
+}
+
+std::string run_report_json(const stress::CampaignReport& r) {
+  const auto& s = r.spec;
+  nlohmann::json failures = nlohmann::json::array();
+  for (const auto& f : r.failures) {
+    failures.push_back({{"seed", f.seed},
+                        {"verdict", stress::to_string(f.verdict.kind)},
+                        {"message", f.verdict.message},
+                        {"dump", f.verdict.dump},
+                        {"replay", f.replay},
+                        {"at_seconds", f.at_seconds}});
+  }
+  nlohmann::json j = {
+      {"schema", "wsstress.run/1"},
+      {"tool", "wsstress 0.1.0"},
+      {"engine", "stress"},
+      {"scenario", s.run.scenario},
+      {"mutant", s.run.mutant},
+      {"params",
+       {{"threads", s.run.threads},
+        {"pools", s.run.pools},
+        {"iterations", s.run.iterations},
+        {"noise", s.run.noise},
+        {"timeout_s", s.run.timeout_s},
+        {"max_seconds", s.max_seconds},
+        {"repeat", s.repeat}}},
+      {"seeds",
+       {{"from", s.seeds.from},
+        {"to", s.seeds.to},
+        {"shard", {{"index", s.shard.index}, {"count", s.shard.count}}},
+        {"planned", r.seeds_planned}}},
+      {"runs", r.runs},
+      {"elapsed_s", r.elapsed_s},
+      {"budget_exhausted", r.budget_exhausted},
+      {"verdict", stress::to_string(r.overall())},
+      {"failures", failures},
+  };
+  return j.dump(2) + "\n";
+}
+
+std::string matrix_row_text(const stress::MatrixRow& row) {
+  char line[512];
+  const std::string caught = row.caught ? "caught" : "not caught";
+  const std::string when = row.caught ? "seed " + std::to_string(row.first_seed) + ", " + fmt("%.1f s", row.seconds)
+                                      : std::to_string(row.runs) + " seeds in " + fmt("%.0f s", row.seconds);
+  std::snprintf(line, sizeof line, "| %-28s | %-9s | %-10s | %-22s | %-24s | %-8s |\n", row.mutant.name.c_str(),
+                row.scenario.c_str(), caught.c_str(), row.outcome.c_str(), when.c_str(),
+                row.as_expected ? "yes" : "NO");
+  return line;
+}
+
+std::string matrix_text(const stress::MatrixReport& m) {
+  std::string out = "mutant matrix: engine " + m.spec.engine + ", budget " + fmt("%g", m.spec.budget_s) +
+                    " s per mutant, " + std::to_string(m.spec.base.threads) + " threads x " +
+                    std::to_string(m.spec.base.pools) + " pools, noise " + std::to_string(m.spec.base.noise) + "\n\n";
+  out += "| mutant                       | scenario  | result     | outcome                | first catch / runs       | expected |\n";
+  out += "|------------------------------|-----------|------------|------------------------|--------------------------|----------|\n";
+  int unexpected = 0;
+  for (const auto& row : m.rows) {
+    out += matrix_row_text(row);
+    unexpected += row.as_expected ? 0 : 1;
+  }
+  out += "\n";
+  for (const auto& row : m.rows) {
+    if (!row.as_expected && !row.caught) {
+      out += "not caught: " + row.mutant.name + " - on real threads: " + row.mutant.stress + "\n";
+    }
+  }
+  out += "matrix: " + std::to_string(m.rows.size()) + " rows in " + fmt("%.0f", m.elapsed_s) + " s, " +
+         std::to_string(unexpected) + " not as expected\n";
+  return out;
+}
+
+std::string matrix_json(const stress::MatrixReport& m) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& r : m.rows) {
+    rows.push_back({{"mutant", r.mutant.name},
+                    {"history", r.mutant.history},
+                    {"failure", r.mutant.failure},
+                    {"negative_control", r.mutant.negative_control},
+                    {"scenario", r.scenario},
+                    {"caught", r.caught},
+                    {"outcome", r.outcome},
+                    {"message", r.message},
+                    {"first_seed", r.first_seed},
+                    {"runs", r.runs},
+                    {"seconds", r.seconds},
+                    {"replay", r.replay},
+                    {"as_expected", r.as_expected}});
+  }
+  nlohmann::json j = {{"schema", "wsstress.mutants/1"},
+                      {"tool", "wsstress 0.1.0"},
+                      {"engine", m.spec.engine},
+                      {"budget_s", m.spec.budget_s},
+                      {"hang_timeout_s", m.spec.hang_timeout_s},
+                      {"params",
+                       {{"threads", m.spec.base.threads},
+                        {"pools", m.spec.base.pools},
+                        {"iterations", m.spec.base.iterations},
+                        {"noise", m.spec.base.noise}}},
+                      {"elapsed_s", m.elapsed_s},
+                      {"rows", rows}};
+  return j.dump(2) + "\n";
+}
+
+std::string catalog_text() {
+  std::string out;
+  for (const auto& m : stress::mutant_catalog()) {
+    out += m.name + (m.negative_control ? "  (negative control)" : "") + "\n";
+    out += "    history:  " + m.history + "\n";
+    out += "    failure:  " + m.failure + "\n";
+    out += "    scenario: " + m.scenario + "\n";
+    out += "    on real threads: " + m.stress + "\n";
+  }
+  return out;
+}
+
+std::string write_atomically(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  FILE* f = std::fopen(tmp.c_str(), "w");
+  if (f == nullptr) return "cannot write " + tmp + ": " + std::strerror(errno);
+  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  if (std::fclose(f) != 0 || !ok) return "cannot write " + tmp;
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) return "cannot rename " + tmp + " to " + path + ": " + std::strerror(errno);
+  return {};
+}
+
+}  // namespace wsstress::cli

@@ -1,0 +1,69 @@
+// A campaign: one scenario over a range of seeds (optionally one shard of it),
+// with one mutant, on real threads. It returns a report - the data every
+// renderer (text, JSON) works from - and never prints: progress and fatal
+// outcomes (a hang, a broken invariant) go to hooks the caller provides. A
+// fatal outcome cannot be recovered from in-process (the pool's threads are
+// stuck or its state is corrupt), so that hook must end the process.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "wsstress/stress/scenario.hpp"
+
+namespace wsstress::stress {
+
+struct SeedRange {
+  std::uint64_t from = 0, to = 0;  // inclusive
+};
+
+// Shard `index` of `count` runs the seeds s with (s - from) % count == index.
+struct Shard {
+  std::uint64_t index = 0, count = 1;
+};
+
+struct CampaignSpec {
+  RunSpec run;
+  SeedRange seeds;
+  Shard shard;
+  double max_seconds = 0;        // 0: no time budget
+  std::uint64_t repeat = 1;      // runs per seed (real threads do not replay an interleaving)
+  bool stop_on_failure = true;
+  std::string program = "wsstress";  // how the replay command names the tool
+};
+
+struct SeedFailure {
+  std::uint64_t seed = 0;
+  Verdict verdict;
+  std::string replay;      // the command line that runs this seed again
+  double at_seconds = 0;   // since the campaign started
+};
+
+struct CampaignReport {
+  CampaignSpec spec;
+  std::uint64_t seeds_planned = 0;
+  std::uint64_t runs = 0;
+  std::vector<SeedFailure> failures;
+  double elapsed_s = 0;
+  bool budget_exhausted = false;  // stopped by max_seconds before the last seed
+  VerdictKind overall() const;
+};
+
+struct CampaignHooks {
+  // Called at most ten times a second, and once at the end.
+  std::function<void(std::uint64_t done, std::uint64_t total, double elapsed_s)> progress;
+  // A hang or a broken invariant: `report` ends with that failure. Must not return.
+  std::function<void(const CampaignReport& report)> fatal;
+};
+
+std::string replay_command(const std::string& program, const RunSpec& spec, std::uint64_t seed);
+
+CampaignReport run_campaign(const CampaignSpec& spec, const CampaignHooks& hooks);
+
+// A run's dump: every tracked pool, every outside thread's status, and workers
+// of pools no longer tracked.
+std::string dump_live_state();
+
+}  // namespace wsstress::stress

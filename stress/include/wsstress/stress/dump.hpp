@@ -1,0 +1,77 @@
+// The hang dump of one pool: its sleep counters (JEC and parity, inactive,
+// sleeping), its queues, and per worker what the worker last reported (phase,
+// idle rounds, the gate of sleep() it reached, the latch it waits on and that
+// latch's state, whether it is blocked on its condvar). Read without stopping
+// anything: the dump is taken when nothing has moved for seconds.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+#include "wsstress/pool.hpp"
+#include "wsstress/stress/noise.hpp"
+
+namespace wsstress::stress {
+
+inline const char* latch_state_name(std::size_t s) {
+  switch (s) {
+    case 0: return "UNSET";
+    case 1: return "SLEEPY";
+    case 2: return "SLEEPING (a setter must wake it)";
+    case 3: return "SET";
+  }
+  return "?";
+}
+
+template <class P, class M>
+std::string dump_registry(pool::Registry<P, M>& r) {
+  char line[512];
+  std::string out;
+  const auto c = r.sleep().counters_snapshot();
+  const std::uint64_t jec = c.jobs_counter().as_u64();
+  std::snprintf(line, sizeof line,
+                "  pool %p: %zu threads, terminate count %zu, injector %zu job(s)\n"
+                "    counters: JEC %llu (%s), inactive %llu, sleeping %llu\n",
+                static_cast<const void*>(&r), r.num_threads(), r.terminate_count(), r.injector_len(),
+                static_cast<unsigned long long>(jec),
+                (jec & 1) == 0 ? "even: last bumped by a sleepy thread" : "odd: last bumped by a publisher",
+                static_cast<unsigned long long>(c.inactive_threads()),
+                static_cast<unsigned long long>(c.sleeping_threads()));
+  out += line;
+  for (std::size_t i = 0; i < r.num_threads(); ++i) {
+    Phase phase = Phase::Exited;
+    std::uint32_t rounds = 0;
+    std::uint8_t gate = 0;
+    std::uintptr_t latch = 0;
+    bool found = false;
+    WorkerTable::get().for_each([&](const WorkerSlot& s) {
+      if (s.registry.load(std::memory_order_relaxed) == &r && s.index.load(std::memory_order_relaxed) == i) {
+        found = true;
+        phase = s.phase.load(std::memory_order_relaxed);
+        rounds = s.rounds.load(std::memory_order_relaxed);
+        gate = s.gate.load(std::memory_order_relaxed);
+        latch = s.latch.load(std::memory_order_relaxed);
+      }
+    });
+    std::string latch_text = "-";
+    if (found && phase != Phase::Active && latch != 0) {
+      // The worker is inside wait_until on this latch, so the latch is alive.
+      const auto* l = reinterpret_cast<const pool::CoreLatch<P, M>*>(latch);
+      std::snprintf(line, sizeof line, "%#llx %s", static_cast<unsigned long long>(latch),
+                    latch_state_name(l->state_relaxed()));
+      latch_text = line;
+    }
+    const auto blocked = r.sleep().try_is_blocked(i);
+    std::snprintf(line, sizeof line,
+                  "    worker %zu: %s, idle rounds %u, last gate %u, waits on latch %s, blocked on condvar: %s,"
+                  " deque %zu, broadcast queue %zu\n",
+                  i, found ? to_string(phase) : "not started or exited", rounds, gate, latch_text.c_str(),
+                  !blocked ? "(lock held)" : *blocked ? "yes" : "no", r.deque(i).len_relaxed(),
+                  r.broadcast_queue(i).len_relaxed());
+    out += line;
+  }
+  return out;
+}
+
+}  // namespace wsstress::stress

@@ -1,0 +1,47 @@
+// The mutant matrix: every catalog mutant (and the clean pool) run by an
+// engine for a time budget, each in a child process of its own (a mutant may
+// crash or hang the process), reporting whether and how fast it was caught.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "wsstress/stress/catalog.hpp"
+#include "wsstress/stress/scenario.hpp"
+
+namespace wsstress::stress {
+
+struct MatrixSpec {
+  std::string engine = "stress";
+  double budget_s = 60;          // per mutant
+  double hang_timeout_s = 2;     // no progress for this long in a child = a hang
+  RunSpec base;                  // threads, pools, iterations, noise for every child
+  std::vector<std::string> only; // empty: the whole catalog
+  std::string self;              // path of the wsstress executable to run children with
+};
+
+struct MatrixRow {
+  MutantInfo mutant;
+  std::string scenario;
+  bool caught = false;
+  std::string outcome;        // "bug", "hang", "crash (signal 6)", "pass" ...
+  std::string message;        // the first failure's message, if any
+  std::uint64_t first_seed = 0;
+  std::uint64_t runs = 0;     // seeds run (to the first catch, or in the budget)
+  double seconds = 0;         // to the first catch, or the whole budget
+  std::string replay;         // the child's replay command for the catch
+  bool as_expected = true;    // per the catalog's Expect: caught if Catch, clean if Pass
+};
+
+struct MatrixReport {
+  MatrixSpec spec;
+  std::vector<MatrixRow> rows;
+  double elapsed_s = 0;
+};
+
+// Runs the matrix; `on_row` is called as each row completes (for progress).
+MatrixReport run_matrix(const MatrixSpec& spec, const std::function<void(const MatrixRow&)>& on_row);
+
+}  // namespace wsstress::stress

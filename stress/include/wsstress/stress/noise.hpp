@@ -1,0 +1,110 @@
+// NoisyPlatform: the real-thread platform of `wsstress run`.
+//
+// It is StdPlatform with three things switched on, none of which exists in the
+// production instantiation:
+//   - noise: at the pool's race windows (each gate of sleep(), announcing
+//     sleepy, registering as sleeping, latch sets, injections, broadcasts,
+//     wake-ups, and just before a condvar wait) a seeded per-thread generator
+//     may yield or sleep a few microseconds, in the spirit of rr's chaos mode,
+//     to widen the windows lost wake-ups live in;
+//   - a worker table: every worker thread keeps, in a slot only it writes, its
+//     pool, index, phase (active / idle / sleepy / sleeping), idle rounds, the
+//     latch it waits on and the last gate it reached - what the hang watchdog
+//     prints;
+//   - invariant checks (WSSTRESS_CHECK in the pool), whose failures go to a
+//     handler the campaign installs, and a progress counter the watchdog reads.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+#include "wsstress/pool/platform/std.hpp"
+#include "wsstress/pool/trace.hpp"
+
+namespace wsstress::stress {
+
+using pool::Event;
+using pool::EventKind;
+using pool::SrcLoc;
+
+enum class Phase : std::uint8_t { Active, Idle, Sleepy, Sleeping, Exited };
+const char* to_string(Phase p) noexcept;
+
+// What one worker thread last reported about itself. Written only by that
+// thread (relaxed atomics), read by the watchdog.
+struct WorkerSlot {
+  std::atomic<const void*> registry{nullptr};
+  std::atomic<std::uint32_t> index{0};
+  std::atomic<Phase> phase{Phase::Active};
+  std::atomic<std::uint32_t> rounds{0};
+  std::atomic<std::uintptr_t> latch{0};
+  std::atomic<std::uint8_t> gate{0};
+  std::atomic<bool> in_use{false};
+};
+
+// Every worker slot there is; slots are reused once their thread exits.
+class WorkerTable {
+ public:
+  static WorkerTable& get();
+  WorkerSlot* acquire(const void* registry, std::uint32_t index);
+  void release(WorkerSlot* slot);
+  // Calls f(slot) for each slot in use, under the table's lock.
+  void for_each(const std::function<void(const WorkerSlot&)>& f);
+
+ private:
+  std::mutex m_;
+  std::deque<WorkerSlot> slots_;  // a deque: slots never move
+};
+
+// Noise settings of the current run; level 0 turns noise off.
+struct Noise {
+  static void configure(int level, std::uint64_t seed) noexcept;
+  static int level() noexcept;
+  // Maybe yields or sleeps at a race window, depending on the level and the
+  // calling thread's generator. `weight` scales the probability (1 = normal).
+  static void point(unsigned weight = 1) noexcept;
+};
+
+// Counts signs of life: jobs taken by workers, leaves finished by scenarios.
+struct Progress {
+  static void tick() noexcept;
+  static std::uint64_t read() noexcept;
+};
+
+// Where invariant failures go. The campaign installs a handler that writes the
+// report and exits; it must not return.
+using InvariantHandler = void (*)(const char* what, SrcLoc loc);
+void set_invariant_handler(InvariantHandler handler) noexcept;
+
+// A condition variable that may pause (holding the lock) just before waiting,
+// widening the window between a waiter's check and its wait.
+class NoisyCondVar {
+ public:
+  void wait(std::unique_lock<std::mutex>& lock) {
+    Noise::point(2);
+    cv_.wait(lock);
+  }
+  void notify_one() noexcept { cv_.notify_one(); }
+  void notify_all() noexcept { cv_.notify_all(); }
+
+ private:
+  std::condition_variable cv_;
+};
+
+struct NoisyPlatform : pool::StdPlatform {
+  using CondVar = NoisyCondVar;
+  static constexpr bool kTraced = true;
+  static constexpr bool kCheckInvariants = true;
+
+  static void on_event(const Event& e, SrcLoc loc) noexcept;
+  [[noreturn]] static void invariant_failed(const char* what, SrcLoc loc) noexcept;
+};
+
+static_assert(pool::Platform<NoisyPlatform>);
+
+}  // namespace wsstress::stress

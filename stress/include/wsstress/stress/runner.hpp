@@ -1,0 +1,38 @@
+// One run: a scenario, for one seed, over the pool instantiated with
+// NoisyPlatform and mutant policy M. Each mutant's runner is compiled in its
+// own translation unit (src/mutants/*.cpp); RunFn points at one of them.
+#pragma once
+
+#include <cstdint>
+#include <exception>
+#include <string>
+
+#include "wsstress/stress/noise.hpp"
+#include "wsstress/stress/scenario.hpp"
+#include "wsstress/stress/scenarios.hpp"
+
+namespace wsstress::stress {
+
+using RunFn = Verdict (*)(const RunSpec& spec, std::uint64_t seed);
+
+// The runner of a catalog mutant ("none" for the clean pool), or null.
+RunFn find_runner(const std::string& mutant);
+
+template <class M>
+Verdict run_one(const RunSpec& spec, std::uint64_t seed) {
+  Noise::configure(spec.noise, seed);
+  Ctx<NoisyPlatform, M> c(spec, seed);
+  try {
+    if (!Scenarios<NoisyPlatform, M>::run(c, spec.scenario)) {
+      return Verdict{VerdictKind::Internal, "unknown scenario '" + spec.scenario + "'", {}};
+    }
+  } catch (const Thrown& t) {
+    return Verdict{VerdictKind::Bug, "an exception thrown by a job (id " + std::to_string(t.id) +
+                                         ") escaped to the top of the scenario", {}};
+  } catch (const std::exception& e) {
+    return Verdict{VerdictKind::Bug, std::string("unexpected exception from the pool: ") + e.what(), {}};
+  }
+  return c.verdict();
+}
+
+}  // namespace wsstress::stress

@@ -1,0 +1,186 @@
+// The pieces every scenario is written with: what a run is asked to do
+// (RunSpec), what it found (Verdict), and the context a scenario runs in
+// (Ctx): its seeded generator, its oracle, the live state a hang dump reads
+// (tracked pools, what each outside thread is blocked in), and the
+// environment that starts outside threads and sleeps (Env<P>, which the
+// simulator specialises for its fibers).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "wsstress/pool.hpp"
+#include "wsstress/stress/dump.hpp"
+
+namespace wsstress::stress {
+
+struct RunSpec {
+  std::string scenario = "mixed";
+  std::string mutant = "none";
+  std::size_t threads = 2;     // workers per pool
+  std::size_t pools = 2;       // pools a scenario may use (cross uses at least 2)
+  std::size_t iterations = 20; // programs per seed
+  int noise = 1;               // 0 = off .. 3 = heavy
+  double timeout_s = 10;       // no progress for this long = a hang
+};
+
+enum class VerdictKind { Pass, Bug, Hang, Internal };
+const char* to_string(VerdictKind k) noexcept;
+
+struct Verdict {
+  VerdictKind kind = VerdictKind::Pass;
+  std::string message;  // what went wrong, one line
+  std::string dump;     // state of every pool and thread, for hangs and invariant failures
+};
+
+// Deterministic generator for program shapes (splitmix64).
+class Rng {
+ public:
+  explicit Rng(std::uint64_t seed) : s_(seed) {}
+  std::uint64_t next() {
+    std::uint64_t z = (s_ += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  std::uint64_t below(std::uint64_t n) { return n == 0 ? 0 : next() % n; }
+  bool chance(unsigned one_in) { return below(one_in) == 0; }
+  Rng fork() { return Rng(next()); }
+
+ private:
+  std::uint64_t s_;
+};
+
+// What the watchdog can see of a run in progress. One per process; scenarios
+// register pools and outside threads through Ctx.
+class LiveState {
+ public:
+  static LiveState& get();
+
+  // A dump callback per tracked pool, valid while registered.
+  int track_pool(std::string name, const void* registry, std::function<std::string()> dump);
+  bool is_tracked(const void* registry);
+  void untrack_pool(int id);
+
+  // What outside thread `slot` is doing (nullptr: nothing blocking).
+  int register_thread(std::string name);
+  void set_status(int slot, const char* what) noexcept;
+  void unregister_thread(int slot);
+
+  std::string dump_pools();
+  std::string dump_threads();
+  void reset();
+
+ private:
+  struct Tracked {
+    int id;
+    std::string name;
+    const void* registry;
+    std::function<std::string()> dump;
+  };
+  struct Thread {
+    std::string name;
+    std::atomic<const char*> what{nullptr};
+    std::atomic<bool> in_use{false};
+    std::chrono::steady_clock::time_point since;
+  };
+  std::mutex m_;
+  std::vector<Tracked> pools_;
+  std::vector<std::unique_ptr<Thread>> threads_;
+  int next_id_ = 0;
+};
+
+// Outside threads and sleeps, for real threads; the simulator specialises it.
+template <class P>
+struct Env {
+  using Thread = std::thread;
+  template <class F>
+  static Thread start(F&& f) {
+    return std::thread(std::forward<F>(f));
+  }
+  static void join(Thread& t) { t.join(); }
+  static void sleep_us(std::uint64_t us) { std::this_thread::sleep_for(std::chrono::microseconds(us)); }
+  static void yield() { std::this_thread::yield(); }
+};
+
+// The context of one scenario run.
+template <class P, class M>
+class Ctx {
+ public:
+  using Pool = pool::BasicThreadPool<P, M>;
+  using Builder = pool::BasicThreadPoolBuilder<P, M>;
+
+  Ctx(const RunSpec& spec, std::uint64_t seed) : spec(spec), seed(seed), rng(seed) {}
+
+  const RunSpec spec;
+  const std::uint64_t seed;
+  Rng rng;
+
+  // Records the first oracle failure; later ones only count.
+  void check(bool ok, const std::string& what) {
+    if (ok) return;
+    std::lock_guard<std::mutex> g(m_);
+    if (failure_.empty()) failure_ = what;
+    ++failures_;
+  }
+  bool failed() {
+    std::lock_guard<std::mutex> g(m_);
+    return failures_ > 0;
+  }
+  Verdict verdict() {
+    std::lock_guard<std::mutex> g(m_);
+    if (failures_ == 0) return Verdict{};
+    std::string msg = failure_;
+    if (failures_ > 1) msg += " (and " + std::to_string(failures_ - 1) + " more)";
+    return Verdict{VerdictKind::Bug, msg, {}};
+  }
+
+  // A pool whose state the watchdog can dump while it lives.
+  class TrackedPool {
+   public:
+    TrackedPool(std::string name, Builder builder) : pool_(std::make_unique<Pool>(std::move(builder))) {
+      Pool* p = pool_.get();
+      id_ = LiveState::get().track_pool(std::move(name), &p->registry(),
+                                        [p] { return dump_registry(p->registry()); });
+    }
+    ~TrackedPool() { LiveState::get().untrack_pool(id_); }
+    TrackedPool(const TrackedPool&) = delete;
+    TrackedPool& operator=(const TrackedPool&) = delete;
+    Pool& operator*() const { return *pool_; }
+    Pool* operator->() const { return pool_.get(); }
+
+   private:
+    std::unique_ptr<Pool> pool_;
+    int id_;
+  };
+
+  std::unique_ptr<TrackedPool> make_pool(const std::string& name, Builder builder = Builder()) {
+    builder.num_threads(spec.threads);
+    return std::make_unique<TrackedPool>(name, std::move(builder));
+  }
+
+  // Marks what an outside thread is about to block in, for the hang dump.
+  class ThreadStatus {
+   public:
+    explicit ThreadStatus(std::string name) : slot_(LiveState::get().register_thread(std::move(name))) {}
+    ~ThreadStatus() { LiveState::get().unregister_thread(slot_); }
+    void set(const char* what) noexcept { LiveState::get().set_status(slot_, what); }
+
+   private:
+    int slot_;
+  };
+
+ private:
+  std::mutex m_;
+  std::string failure_;
+  int failures_ = 0;
+};
+
+}  // namespace wsstress::stress

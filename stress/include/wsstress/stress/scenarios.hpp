@@ -1,0 +1,547 @@
+// The scenarios of `wsstress run`, written once over <P, M>.
+//
+// Each turns the run's seed and size knobs into a concrete program, runs it on
+// pools of the pool under test, and checks an oracle: results equal a
+// sequential evaluation, every job ran exactly once, every exception arrived
+// where rayon-core's semantics send it. A hang is not checked here: the
+// watchdog (real threads) or the scheduler (simulator) sees that nothing moves.
+//
+//   join       random recursive join trees, values and leaf counts checked
+//   inject     outside threads entering pools that had time to fall asleep
+//   cross      nested install chains across pools (A->B->A, diamonds)
+//   terminate  pools dropped while spawned work is in flight, callers racing
+//   scope      nested scopes, spawn and spawn_fifo, spawns from spawned jobs
+//   broadcast  broadcast / spawn_broadcast racing installs and sleep
+//   exception  throws at random points; each must reach the right place once
+//   mixed      each iteration one of the above, at random
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "wsstress/stress/noise.hpp"
+#include "wsstress/stress/scenario.hpp"
+
+namespace wsstress::stress {
+
+inline const std::vector<std::string>& scenario_names() {
+  static const std::vector<std::string> names = {"join",  "inject",    "cross",     "terminate",
+                                                 "scope", "broadcast", "exception", "mixed"};
+  return names;
+}
+
+// An exception a scenario throws on purpose, identified by its id.
+struct Thrown {
+  std::uint64_t id;
+};
+
+template <class P, class M>
+struct Scenarios {
+  using C = Ctx<P, M>;
+  using Pool = pool::BasicThreadPool<P, M>;
+  using Builder = pool::BasicThreadPoolBuilder<P, M>;
+  using Scope = pool::Scope<P, M>;
+  using ScopeFifo = pool::ScopeFifo<P, M>;
+  using BroadcastContext = pool::BroadcastContext<P, M>;
+  using E = Env<P>;
+
+  // ---- join ----
+
+  struct Tree {
+    struct Node {
+      std::uint64_t value = 0;
+      int left = -1, right = -1;
+    };
+    std::vector<Node> nodes;
+    std::size_t leaves = 0;
+    int build(Rng& rng, int depth) {
+      const int id = static_cast<int>(nodes.size());
+      nodes.push_back({});
+      if (depth == 0 || (depth < 8 && rng.chance(4))) {
+        nodes[id].value = rng.below(1000);
+        nodes[id].left = -1;
+        ++leaves;
+        return id;
+      }
+      const int l = build(rng, depth - 1);
+      const int r = build(rng, depth - 1);
+      nodes[id].left = l;
+      nodes[id].right = r;
+      return id;
+    }
+    std::uint64_t seq(int id) const {
+      const Node& n = nodes[id];
+      return n.left < 0 ? n.value : seq(n.left) + seq(n.right);
+    }
+    std::uint64_t par(int id, std::vector<std::atomic<int>>& visits) const {
+      const Node& n = nodes[id];
+      if (n.left < 0) {
+        visits[id].fetch_add(1, std::memory_order_relaxed);
+        Progress::tick();
+        return n.value;
+      }
+      auto [a, b] = pool::join<P, M>([&] { return par(n.left, visits); }, [&] { return par(n.right, visits); });
+      return a + b;
+    }
+  };
+
+  static void check_tree(C& c, Pool& pool, Rng& rng) {
+    Tree t;
+    const int root = t.build(rng, 3 + static_cast<int>(rng.below(8)));
+    std::vector<std::atomic<int>> visits(t.nodes.size());
+    const std::uint64_t expected = t.seq(root);
+    const std::uint64_t got = pool.install([&] { return t.par(root, visits); });
+    c.check(got == expected, "join tree: got " + std::to_string(got) + ", sequential " + std::to_string(expected));
+    for (std::size_t i = 0; i < t.nodes.size(); ++i) {
+      if (t.nodes[i].left < 0) {
+        const int v = visits[i].load();
+        c.check(v == 1, "join tree: leaf ran " + std::to_string(v) + " times");
+      }
+    }
+  }
+
+  static void join(C& c) {
+    auto pool = c.make_pool("join");
+    typename C::ThreadStatus status("main");
+    for (std::size_t it = 0; it < c.spec.iterations; ++it) {
+      status.set("install(join tree)");
+      Rng rng = c.rng.fork();
+      check_tree(c, **pool, rng);
+    }
+  }
+
+  // ---- inject ----
+
+  static void inject(C& c) {
+    const std::size_t n_pools = std::max<std::size_t>(1, c.spec.pools);
+    std::vector<std::unique_ptr<typename C::TrackedPool>> pools;
+    for (std::size_t i = 0; i < n_pools; ++i) pools.push_back(c.make_pool("inject-" + std::to_string(i)));
+    std::atomic<std::uint64_t> spawned{0}, ran{0};
+    const std::size_t n_callers = 3;
+    std::vector<typename E::Thread> callers;
+    for (std::size_t t = 0; t < n_callers; ++t) {
+      Rng rng = c.rng.fork();
+      callers.push_back(E::start([&, rng, t]() mutable {
+        typename C::ThreadStatus status("outside-" + std::to_string(t));
+        for (std::size_t it = 0; it < c.spec.iterations; ++it) {
+          // Give the workers time to fall asleep (they sleep after ~33 idle rounds).
+          if (rng.chance(2)) E::sleep_us(rng.below(300));
+          Pool& pool = **pools[rng.below(pools.size())];
+          switch (rng.below(4)) {
+            case 0: {
+              status.set("install");
+              const std::uint64_t v = rng.below(1000);
+              c.check(pool.install([v] { return v * 2; }) == v * 2, "inject: install returned a wrong value");
+              break;
+            }
+            case 1:
+              status.set("spawn");
+              spawned.fetch_add(1);
+              pool.spawn([&ran] {
+                ran.fetch_add(1);
+                Progress::tick();
+              });
+              break;
+            case 2: {
+              status.set("broadcast");
+              auto r = pool.broadcast([](BroadcastContext ctx) { return ctx.index(); });
+              bool ok = r.size() == pool.current_num_threads();
+              for (std::size_t i = 0; i < r.size(); ++i) ok = ok && r[i] == i;
+              c.check(ok, "inject: broadcast did not run once per worker in index order");
+              break;
+            }
+            default: {
+              status.set("join from outside");
+              auto [a, b] = pool.join([] { return 1; }, [] { return 2; });
+              c.check(a == 1 && b == 2, "inject: join returned wrong values");
+            }
+          }
+          status.set(nullptr);
+          Progress::tick();
+        }
+      }));
+    }
+    for (auto& t : callers) E::join(t);
+    typename C::ThreadStatus status("main");
+    status.set("waiting for spawned jobs");
+    while (ran.load() < spawned.load()) E::sleep_us(50);
+    c.check(ran.load() == spawned.load(), "inject: spawned jobs ran more than once");
+  }
+
+  // ---- cross ----
+
+  // A program over several pools: install into pool `hop[0]`, from there into
+  // `hop[1]`, ...; at random levels a join forks the chain (a diamond).
+  static std::uint64_t cross_chain(C& c, std::vector<std::unique_ptr<typename C::TrackedPool>>& pools, Rng rng,
+                                   int depth) {
+    if (depth == 0) {
+      Progress::tick();
+      return 1;
+    }
+    Pool& next = **pools[rng.below(pools.size())];
+    const bool fork = rng.chance(3);
+    Rng left = rng.fork(), right = rng.fork();
+    return next.install([&, left, right, fork]() -> std::uint64_t {
+      if (fork) {
+        auto [a, b] = pool::join<P, M>([&] { return cross_chain(c, pools, left, depth - 1); },
+                                       [&] { return cross_chain(c, pools, right, depth - 1); });
+        return a + b;
+      }
+      return cross_chain(c, pools, left, depth - 1);
+    });
+  }
+  static std::uint64_t cross_expected(Rng rng, std::size_t n_pools, int depth) {
+    if (depth == 0) return 1;
+    (void)rng.below(n_pools);
+    const bool fork = rng.chance(3);
+    Rng left = rng.fork(), right = rng.fork();
+    return fork ? cross_expected(left, n_pools, depth - 1) + cross_expected(right, n_pools, depth - 1)
+                : cross_expected(left, n_pools, depth - 1);
+  }
+
+  static void cross(C& c) {
+    const std::size_t n_pools = std::max<std::size_t>(2, c.spec.pools);
+    std::vector<std::unique_ptr<typename C::TrackedPool>> pools;
+    for (std::size_t i = 0; i < n_pools; ++i) pools.push_back(c.make_pool("cross-" + std::to_string(i)));
+    std::vector<typename E::Thread> callers;
+    for (std::size_t t = 0; t < 2; ++t) {
+      Rng rng = c.rng.fork();
+      callers.push_back(E::start([&, rng, t]() mutable {
+        typename C::ThreadStatus status("outside-" + std::to_string(t));
+        for (std::size_t it = 0; it < c.spec.iterations; ++it) {
+          const int depth = 1 + static_cast<int>(rng.below(6));
+          Rng prog = rng.fork();
+          status.set("install chain across pools");
+          const std::uint64_t got = cross_chain(c, pools, prog, depth);
+          const std::uint64_t expected = cross_expected(prog, pools.size(), depth);
+          c.check(got == expected, "cross: chain returned " + std::to_string(got) + ", expected " +
+                                       std::to_string(expected));
+        }
+        status.set(nullptr);
+      }));
+    }
+    for (auto& t : callers) E::join(t);
+  }
+
+  // ---- terminate ----
+
+  static void terminate(C& c) {
+    typename C::ThreadStatus status("main");
+    for (std::size_t it = 0; it < c.spec.iterations; ++it) {
+      Rng rng = c.rng.fork();
+      auto exited = std::make_shared<std::atomic<std::size_t>>(0);
+      auto ran = std::make_shared<std::atomic<std::uint64_t>>(0);
+      std::uint64_t spawned = 0;
+      Builder b;
+      b.num_threads(c.spec.threads).exit_handler([exited](std::size_t) { exited->fetch_add(1); });
+      auto pool = std::make_shared<Pool>(std::move(b));
+      // Outside callers holding their own handles race the drop below.
+      std::vector<typename E::Thread> callers;
+      const std::size_t n_callers = rng.below(3);
+      for (std::size_t t = 0; t < n_callers; ++t) {
+        callers.push_back(E::start([&c, p = pool, k = 1 + rng.below(5)]() mutable {
+          for (std::uint64_t i = 0; i < k; ++i) {
+            c.check(p->install([i] { return i; }) == i, "terminate: install returned a wrong value");
+          }
+          p.reset();  // maybe the last handle
+        }));
+      }
+      const std::uint64_t n_jobs = rng.below(40);
+      for (std::uint64_t j = 0; j < n_jobs; ++j) {
+        ++spawned;
+        const bool slow = rng.chance(8);
+        pool->spawn([ran, slow] {
+          if (slow) E::sleep_us(20);
+          ran->fetch_add(1);
+          Progress::tick();
+        });
+      }
+      if (rng.chance(2)) E::sleep_us(rng.below(100));
+      pool.reset();  // the handle goes while work is in flight
+      for (auto& t : callers) E::join(t);
+      status.set("waiting for spawned jobs and worker exits after the drop");
+      while (ran->load() < spawned || exited->load() < c.spec.threads) E::sleep_us(50);
+      status.set(nullptr);
+      c.check(ran->load() == spawned, "terminate: a spawned job ran twice");
+      c.check(exited->load() == c.spec.threads, "terminate: a worker exited twice");
+      Progress::tick();
+    }
+  }
+
+  // ---- scope ----
+
+  template <class S>
+  static void scope_spawns(S& s, Rng rng, int depth, std::atomic<std::uint64_t>& ran, std::uint64_t& expected) {
+    const std::uint64_t n = rng.below(5);
+    for (std::uint64_t i = 0; i < n; ++i) {
+      ++expected;
+      Rng child = rng.fork();
+      std::uint64_t child_expected = 0;
+      // Count the child's own spawns now, sequentially, with a copy of its generator.
+      if (depth > 0) count_spawns(child, depth - 1, child_expected);
+      expected += child_expected;
+      auto body = [&ran, child, depth](S& s2) mutable {
+        ran.fetch_add(1, std::memory_order_relaxed);
+        Progress::tick();
+        std::uint64_t ignored = 0;
+        if (depth > 0) scope_spawns(s2, child, depth - 1, ran, ignored);
+      };
+      if constexpr (std::is_same_v<S, ScopeFifo>) {
+        s.spawn_fifo(std::move(body));
+      } else {
+        s.spawn(std::move(body));
+      }
+    }
+  }
+  static void count_spawns(Rng rng, int depth, std::uint64_t& expected) {
+    const std::uint64_t n = rng.below(5);
+    for (std::uint64_t i = 0; i < n; ++i) {
+      ++expected;
+      Rng child = rng.fork();
+      if (depth > 0) count_spawns(child, depth - 1, expected);
+    }
+  }
+
+  static void scope(C& c) {
+    auto pool = c.make_pool("scope");
+    typename C::ThreadStatus status("main");
+    for (std::size_t it = 0; it < c.spec.iterations; ++it) {
+      Rng rng = c.rng.fork();
+      std::atomic<std::uint64_t> ran{0};
+      std::uint64_t expected = 0;
+      const int depth = static_cast<int>(rng.below(4));
+      switch (rng.below(3)) {
+        case 0:
+          status.set("scope");
+          (*pool)->scope([&](Scope& s) { scope_spawns(s, rng, depth, ran, expected); });
+          break;
+        case 1:
+          status.set("scope_fifo");
+          (*pool)->scope_fifo([&](ScopeFifo& s) { scope_spawns(s, rng, depth, ran, expected); });
+          break;
+        default:
+          // An in-place scope from outside, nested scopes inside its jobs.
+          status.set("in_place_scope with nested scopes");
+          (*pool)->in_place_scope([&](Scope& s) {
+            ++expected;
+            s.spawn([&](Scope&) {
+              ran.fetch_add(1);
+              pool::scope<P, M>([&](Scope& inner) { scope_spawns(inner, rng, depth, ran, expected); });
+            });
+          });
+      }
+      status.set(nullptr);
+      c.check(ran.load() == expected, "scope: " + std::to_string(ran.load()) + " jobs ran, " +
+                                          std::to_string(expected) + " spawned, before the scope returned");
+    }
+  }
+
+  // ---- broadcast ----
+
+  static void broadcast(C& c) {
+    auto pool = c.make_pool("broadcast");
+    auto spawned_runs = std::make_shared<std::atomic<std::uint64_t>>(0);
+    std::uint64_t spawned_expected = 0;
+    std::vector<typename E::Thread> callers;
+    std::atomic<std::uint64_t> per_caller_spawns[2] = {0, 0};
+    for (std::size_t t = 0; t < 2; ++t) {
+      Rng rng = c.rng.fork();
+      callers.push_back(E::start([&, rng, t]() mutable {
+        typename C::ThreadStatus status("outside-" + std::to_string(t));
+        Pool& p = **pool;
+        for (std::size_t it = 0; it < c.spec.iterations; ++it) {
+          if (rng.chance(2)) E::sleep_us(rng.below(200));
+          switch (rng.below(3)) {
+            case 0: {
+              status.set("broadcast");
+              auto r = p.broadcast([](BroadcastContext ctx) { return ctx.index(); });
+              bool ok = r.size() == p.current_num_threads();
+              for (std::size_t i = 0; i < r.size(); ++i) ok = ok && r[i] == i;
+              c.check(ok, "broadcast: not once per worker in index order");
+              break;
+            }
+            case 1:
+              status.set("spawn_broadcast");
+              per_caller_spawns[t].fetch_add(1);
+              p.spawn_broadcast([spawned_runs](BroadcastContext) {
+                spawned_runs->fetch_add(1);
+                Progress::tick();
+              });
+              break;
+            default:
+              status.set("install");
+              c.check(p.install([] { return 7; }) == 7, "broadcast: install returned a wrong value");
+          }
+          status.set(nullptr);
+          Progress::tick();
+        }
+      }));
+    }
+    for (auto& t : callers) E::join(t);
+    spawned_expected = (per_caller_spawns[0].load() + per_caller_spawns[1].load()) * c.spec.threads;
+    typename C::ThreadStatus status("main");
+    status.set("waiting for spawn_broadcast jobs");
+    while (spawned_runs->load() < spawned_expected) E::sleep_us(50);
+    c.check(spawned_runs->load() == spawned_expected, "broadcast: a spawn_broadcast job ran twice");
+  }
+
+  // ---- exception ----
+
+  static void exception(C& c) {
+    auto handled = std::make_shared<std::atomic<std::uint64_t>>(0);
+    auto handled_ids = std::make_shared<std::mutex>();
+    auto ids = std::make_shared<std::multiset<std::uint64_t>>();
+    Builder b;
+    b.panic_handler([handled, handled_ids, ids](std::exception_ptr e) {
+      try {
+        std::rethrow_exception(e);
+      } catch (const Thrown& t) {
+        std::lock_guard<std::mutex> g(*handled_ids);
+        ids->insert(t.id);
+      } catch (...) {
+      }
+      handled->fetch_add(1);
+    });
+    auto pool = c.make_pool("exception", std::move(b));
+    Pool& p = **pool;
+    typename C::ThreadStatus status("main");
+    std::uint64_t next_id = 1;
+    std::set<std::uint64_t> spawned_ids;
+    for (std::size_t it = 0; it < c.spec.iterations; ++it) {
+      Rng rng = c.rng.fork();
+      switch (rng.below(5)) {
+        case 0: {  // join: A's exception wins; B's only if A succeeded
+          const bool a_throws = rng.chance(2), b_throws = rng.chance(2);
+          const std::uint64_t ia = next_id++, ib = next_id++;
+          std::atomic<int> ran{0};
+          status.set("install(join with throwing halves)");
+          try {
+            p.install([&] {
+              pool::join<P, M>([&] { ran.fetch_add(1); if (a_throws) throw Thrown{ia}; },
+                               [&] { ran.fetch_add(1); if (b_throws) throw Thrown{ib}; });
+            });
+            c.check(!a_throws && !b_throws, "exception: join swallowed an exception");
+          } catch (const Thrown& t) {
+            c.check(a_throws ? t.id == ia : (b_throws && t.id == ib), "exception: join rethrew the wrong exception");
+          }
+          c.check(ran.load() == 2, "exception: a join half did not run");
+          break;
+        }
+        case 1: {  // a scope rethrows one of its jobs' exceptions after all ran
+          const std::uint64_t n = 1 + rng.below(8);
+          std::set<std::uint64_t> thrown;
+          std::vector<bool> throws(n);
+          std::vector<std::uint64_t> job_ids(n);
+          for (std::uint64_t i = 0; i < n; ++i) {
+            throws[i] = rng.chance(3);
+            job_ids[i] = next_id++;
+            if (throws[i]) thrown.insert(job_ids[i]);
+          }
+          std::atomic<std::uint64_t> ran{0};
+          status.set("scope with throwing jobs");
+          try {
+            p.scope([&](Scope& s) {
+              for (std::uint64_t i = 0; i < n; ++i) {
+                s.spawn([&, i](Scope&) {
+                  ran.fetch_add(1);
+                  if (throws[i]) throw Thrown{job_ids[i]};
+                });
+              }
+            });
+            c.check(thrown.empty(), "exception: scope swallowed an exception");
+          } catch (const Thrown& t) {
+            c.check(thrown.count(t.id) == 1, "exception: scope rethrew an exception no job threw");
+          }
+          c.check(ran.load() == n, "exception: scope returned before all its jobs ran");
+          break;
+        }
+        case 2: {  // spawn: to the panic handler, exactly once
+          const std::uint64_t id = next_id++;
+          spawned_ids.insert(id);
+          status.set("spawn(throwing job)");
+          p.spawn([id] { throw Thrown{id}; });
+          break;
+        }
+        case 3: {  // broadcast: the first in index order is rethrown
+          const std::size_t n = p.current_num_threads();
+          std::vector<bool> throws(n);
+          std::uint64_t first = 0;
+          const std::uint64_t base = next_id;
+          next_id += n;
+          for (std::size_t i = 0; i < n; ++i) {
+            throws[i] = rng.chance(2);
+            if (throws[i] && first == 0) first = base + i;
+          }
+          std::atomic<std::size_t> ran{0};
+          status.set("broadcast with throwing workers");
+          try {
+            p.broadcast([&](BroadcastContext ctx) {
+              ran.fetch_add(1);
+              if (throws[ctx.index()]) throw Thrown{base + ctx.index()};
+              return 0;
+            });
+            c.check(first == 0, "exception: broadcast swallowed an exception");
+          } catch (const Thrown& t) {
+            c.check(t.id == first, "exception: broadcast rethrew other than the lowest index's exception");
+          }
+          c.check(ran.load() == n, "exception: a broadcast job did not run");
+          break;
+        }
+        default: {  // install from outside, nested in a join
+          const std::uint64_t id = next_id++;
+          status.set("install(throwing)");
+          try {
+            p.install([&]() -> int { throw Thrown{id}; });
+            c.check(false, "exception: install swallowed an exception");
+          } catch (const Thrown& t) {
+            c.check(t.id == id, "exception: install rethrew the wrong exception");
+          }
+        }
+      }
+      status.set(nullptr);
+      Progress::tick();
+    }
+    status.set("waiting for the panic handler");
+    while (handled->load() < spawned_ids.size()) E::sleep_us(50);
+    std::lock_guard<std::mutex> g(*handled_ids);
+    c.check(handled->load() == spawned_ids.size() &&
+                std::set<std::uint64_t>(ids->begin(), ids->end()) == spawned_ids && ids->size() == spawned_ids.size(),
+            "exception: the panic handler did not get each spawned exception exactly once");
+  }
+
+  // ---- mixed ----
+
+  static void mixed(C& c) {
+    RunSpec one = c.spec;
+    one.iterations = 1;
+    for (std::size_t it = 0; it < c.spec.iterations; ++it) {
+      C sub(one, c.rng.next());
+      run(sub, scenario_names()[c.rng.below(scenario_names().size() - 1)]);
+      if (sub.failed()) {
+        Verdict v = sub.verdict();
+        c.check(false, v.message);
+      }
+    }
+  }
+
+  // Runs the named scenario; false if there is no such scenario.
+  static bool run(C& c, const std::string& name) {
+    if (name == "join") join(c);
+    else if (name == "inject") inject(c);
+    else if (name == "cross") cross(c);
+    else if (name == "terminate") terminate(c);
+    else if (name == "scope") scope(c);
+    else if (name == "broadcast") broadcast(c);
+    else if (name == "exception") exception(c);
+    else if (name == "mixed") mixed(c);
+    else return false;
+    return true;
+  }
+};
+
+}  // namespace wsstress::stress

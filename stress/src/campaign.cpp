@@ -1,0 +1,204 @@
+// run_campaign: seeds one after the other on real threads, a watchdog thread
+// that turns "no progress for timeout seconds" into a hang verdict with a state
+// dump, an invariant handler that does the same for broken pool invariants,
+// and crash handlers that print the replay command before the process dies.
+#include "wsstress/stress/campaign.hpp"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <thread>
+
+#include "wsstress/stress/noise.hpp"
+#include "wsstress/stress/runner.hpp"
+
+namespace wsstress::stress {
+
+VerdictKind CampaignReport::overall() const {
+  VerdictKind worst = VerdictKind::Pass;
+  for (const SeedFailure& f : failures) {
+    if (f.verdict.kind == VerdictKind::Internal) return VerdictKind::Internal;
+    if (f.verdict.kind == VerdictKind::Hang) worst = VerdictKind::Hang;
+    if (f.verdict.kind == VerdictKind::Bug && worst == VerdictKind::Pass) worst = VerdictKind::Bug;
+  }
+  return worst;
+}
+
+std::string replay_command(const std::string& program, const RunSpec& s, std::uint64_t seed) {
+  char timeout[32];
+  std::snprintf(timeout, sizeof timeout, "%g", s.timeout_s);
+  std::string cmd = program + " run --scenario " + s.scenario + " --seed " + std::to_string(seed) +
+                    " --threads " + std::to_string(s.threads) + " --pools " + std::to_string(s.pools) +
+                    " --iterations " + std::to_string(s.iterations) + " --noise " + std::to_string(s.noise) +
+                    " --timeout " + timeout;
+  if (s.mutant != "none") cmd += " --mutant " + s.mutant;
+  return cmd;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The campaign in progress (one per process), for the watchdog, the invariant
+// handler and the crash handlers.
+struct Active {
+  std::mutex m;
+  CampaignReport report;
+  const CampaignHooks* hooks = nullptr;
+  std::uint64_t seed = 0;
+  Clock::time_point start;
+  std::atomic<bool> fatal_taken{false};
+};
+Active* g_active = nullptr;
+// The crash handlers' message, prepared before each seed (they may only write).
+char g_crash_line[1024];
+
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+[[noreturn]] void finish_fatal(Verdict v) {
+  Active& a = *g_active;
+  if (a.fatal_taken.exchange(true)) {
+    // Another thread is already reporting; wait for it to end the process.
+    for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+  }
+  CampaignReport snapshot;
+  {
+    std::lock_guard<std::mutex> g(a.m);
+    SeedFailure f{a.seed, std::move(v), replay_command(a.report.spec.program, a.report.spec.run, a.seed),
+                  seconds_since(a.start)};
+    a.report.failures.push_back(std::move(f));
+    a.report.elapsed_s = seconds_since(a.start);
+    snapshot = a.report;
+  }
+  a.hooks->fatal(snapshot);
+  std::_Exit(70);  // fatal() must not return; if it does, still end
+}
+
+void on_invariant(const char* what, SrcLoc loc) {
+  char line[512];
+  std::snprintf(line, sizeof line, "pool invariant violated at %s:%u: %s", loc.file, loc.line, what);
+  finish_fatal(Verdict{VerdictKind::Bug, line, dump_live_state()});
+}
+
+void on_crash(int sig) {
+  const ssize_t n = write(2, g_crash_line, std::strlen(g_crash_line));
+  (void)n;
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+void install_crash_handlers() {
+  signal(SIGABRT, on_crash);
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+  // Under a sanitizer its own SEGV report is better; it ends with an abort,
+  // which still reaches on_crash.
+  signal(SIGSEGV, on_crash);
+  signal(SIGBUS, on_crash);
+#endif
+}
+
+}  // namespace
+
+CampaignReport run_campaign(const CampaignSpec& spec, const CampaignHooks& hooks) {
+  Active active;
+  active.report.spec = spec;
+  active.hooks = &hooks;
+  active.start = Clock::now();
+  g_active = &active;
+  set_invariant_handler(&on_invariant);
+  install_crash_handlers();
+
+  const std::uint64_t span = spec.seeds.to - spec.seeds.from;  // inclusive range: span + 1 seeds
+  const std::uint64_t count = spec.shard.count;
+  const std::uint64_t planned =
+      span / count + ((span % count) >= spec.shard.index ? 1 : 0);  // seeds in this shard
+  active.report.seeds_planned = planned;
+
+  RunFn run = find_runner(spec.run.mutant);
+
+  // The watchdog: no progress for timeout seconds is a hang.
+  std::mutex wd_m;
+  std::condition_variable wd_cv;
+  bool wd_stop = false;
+  std::thread watchdog([&] {
+    std::uint64_t last = Progress::read();
+    Clock::time_point last_change = Clock::now();
+    std::unique_lock<std::mutex> lock(wd_m);
+    while (!wd_stop) {
+      wd_cv.wait_for(lock, std::chrono::milliseconds(50));
+      const std::uint64_t now = Progress::read();
+      if (now != last) {
+        last = now;
+        last_change = Clock::now();
+      } else if (seconds_since(last_change) >= spec.run.timeout_s) {
+        lock.unlock();
+        char msg[128];
+        std::snprintf(msg, sizeof msg, "no progress for %g s: every thread is blocked or spinning",
+                      spec.run.timeout_s);
+        finish_fatal(Verdict{VerdictKind::Hang, msg, dump_live_state()});
+      }
+    }
+  });
+
+  Clock::time_point last_progress_call = Clock::now() - std::chrono::seconds(1);
+  std::uint64_t done = 0;
+  for (std::uint64_t k = 0; k < planned; ++k) {
+    if (spec.max_seconds > 0 && seconds_since(active.start) >= spec.max_seconds) {
+      active.report.budget_exhausted = true;
+      break;
+    }
+    const std::uint64_t seed = spec.seeds.from + spec.shard.index + k * count;
+    {
+      std::lock_guard<std::mutex> g(active.m);
+      active.seed = seed;
+    }
+    std::snprintf(g_crash_line, sizeof g_crash_line, "\nwsstress: crashed while running seed %llu; replay: %s\n",
+                  static_cast<unsigned long long>(seed), replay_command(spec.program, spec.run, seed).c_str());
+    Verdict v;
+    for (std::uint64_t rep = 0; rep < spec.repeat && v.kind == VerdictKind::Pass; ++rep) {
+      Progress::tick();  // a new run is progress
+      v = run(spec.run, seed);
+      LiveState::get().reset();
+    }
+    ++done;
+    {
+      std::lock_guard<std::mutex> g(active.m);
+      active.report.runs = done;
+      if (v.kind != VerdictKind::Pass) {
+        active.report.failures.push_back(
+            {seed, std::move(v), replay_command(spec.program, spec.run, seed), seconds_since(active.start)});
+      }
+    }
+    if (hooks.progress && seconds_since(last_progress_call) >= 0.1) {
+      last_progress_call = Clock::now();
+      hooks.progress(done, planned, seconds_since(active.start));
+    }
+    if (spec.stop_on_failure && !active.report.failures.empty()) break;
+  }
+
+  {
+    std::lock_guard<std::mutex> g(wd_m);
+    wd_stop = true;
+  }
+  wd_cv.notify_all();
+  watchdog.join();
+  if (hooks.progress) hooks.progress(done, planned, seconds_since(active.start));
+
+  CampaignReport out;
+  {
+    std::lock_guard<std::mutex> g(active.m);
+    active.report.elapsed_s = seconds_since(active.start);
+    out = active.report;
+  }
+  set_invariant_handler(nullptr);
+  g_active = nullptr;
+  return out;
+}
+
+}  // namespace wsstress::stress

@@ -1,0 +1,91 @@
+// The catalog's entries: history from rayon-core's git log (see
+// ../shared/NOTES.md), and what the real-thread engine can do with each.
+#include "wsstress/stress/catalog.hpp"
+
+namespace wsstress::stress {
+
+namespace {
+// A use after free is seen for certain only by AddressSanitizer.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr Expect kUnderAsan = Expect::Catch;
+#else
+constexpr Expect kUnderAsan = Expect::Maybe;
+#endif
+}  // namespace
+
+const std::vector<MutantInfo>& mutant_catalog() {
+  static const std::vector<MutantInfo> catalog = {
+      {"none", "-", "the clean pool: nothing may fail", "mixed", "must pass every seed", Expect::Pass, false},
+      {"no_gate5", "1222cbe (2020-04, PR #746)",
+       "sleep() trusts the JEC alone; a job it cannot see leaves every worker asleep",
+       "inject",
+       "reachable through broadcasts: inject_broadcast bumps no JEC, so a broadcast job pushed before the "
+       "sleeper takes its lock is seen by gate 5 only (the injector path needs a 32-bit JEC rollover)",
+       Expect::Catch, false},
+      {"no_gate5_narrow_jec", "1222cbe with a 1-bit JEC",
+       "as no_gate5, with a JEC narrow enough to roll over to the value a sleepy thread remembered", "inject",
+       "reachable as no_gate5 is; the narrow JEC adds the rollover path", Expect::Catch, false},
+      {"no_inject_fence", "PR #746 (the fence in new_injected_jobs)",
+       "store->load reordering: the injector misses the new sleeper and the sleeper misses the job",
+       "inject",
+       "masked on x86: the injector's mutex unlock and the sleeper's CAS are full barriers there; "
+       "needs Relacy or a TSO simulator",
+       Expect::Cannot, false},
+      {"no_sleep_fence", "PR #746 (the fence before the final check)",
+       "the same store->load reordering, on the sleeper's side", "inject",
+       "masked on x86: the CAS that registers the sleeper is a full barrier there; needs Relacy or a TSO simulator",
+       Expect::Cannot, false},
+      {"late_is_blocked_lock", "the ordering argued in sleep/mod.rs (lock before registering)",
+       "a waker finds is_blocked false between registration and the lock and leaves; the sleeper then blocks "
+       "with its latch set",
+       "join", "reachable with noise between registering and locking", Expect::Catch, false},
+      {"gate5_ignores_broadcasts", "be12615 (2022-11, PR #992, rayon-core 1.10.1)",
+       "a broadcast job pushed to a worker's own queue while it passes gate 4 is never run", "broadcast",
+       "reachable: broadcast_sleep_race caught it upstream in ~5% of runs", Expect::Catch, false},
+      {"cross_latch_no_keepalive", "cbd484c + 0713753 (2020-03)",
+       "the setter notifies a registry its waiter has already freed: use after free", "cross",
+       "seen by AddressSanitizer (asan preset); a plain build may not notice the freed memory", kUnderAsan, false},
+      {"cross_is_cold", "36577d6 (2017-09, PR #449)",
+       "a worker of pool A entering pool B blocks instead of working; A->B->A with busy pools deadlocks",
+       "cross", "reachable: a hang", Expect::Catch, false},
+      {"self_install_blocks", "03e5d2d (2017-09, #446)",
+       "install from a worker into its own pool injects and blocks that worker; with one thread, a deadlock",
+       "cross", "reachable: a hang", Expect::Catch, false},
+      {"latch_set_no_wake", "the contract of CoreLatch::set (SLEEPING means: wake the owner)",
+       "an owner asleep on its latch is never woken when the latch is set", "join", "reachable: a hang", Expect::Catch, false},
+      {"terminate_no_wake", "108442d (2017, #200)",
+       "dropping a pool sets the terminate latches without waking sleeping workers: they never exit",
+       "terminate", "reachable: a hang", Expect::Catch, false},
+      {"lock_latch_set_outside_mutex", "f17d745 (2016)",
+       "the flag is set and notified between a waiter's check and its wait: the waiter sleeps forever",
+       "inject", "reachable with noise before the condvar wait", Expect::Catch, false},
+      {"cold_latch_no_reset", "catalog extra (the reset in in_worker_cold)",
+       "the thread-local latch stays set: the next cold call returns before its job ran", "inject",
+       "reachable: the pool aborts reading an empty result", Expect::Catch, false},
+      {"spawn_no_terminate_count", "catalog extra (spawn's increment_terminate_count)",
+       "a pool terminates with spawned jobs still queued: jobs are lost or a worker exits with work",
+       "terminate", "reachable", Expect::Catch, false},
+      {"is_sleepy_always_true", "c3a5304 (2020-05)",
+       "the JEC parity test is masked with 0: every value looks sleepy", "join",
+       "caught by the JEC parity invariant", Expect::Catch, false},
+      {"jec_carry", "908e137 (2020-04), e768237 (2020-09, #797)",
+       "the JEC increment carries out of its field into the sleeping-thread count", "join",
+       "caught by the counter invariants", Expect::Catch, false},
+      {"narrow_jec", "model knob (1-bit JEC)",
+       "none expected: gate 5 and the SeqCst fences cover a JEC that rolls over", "inject",
+       "negative control: must pass", Expect::Pass, true},
+      {"core_latch_set_seqcst", "6b1367f (2026-04, #1297)",
+       "none expected: judged an oversight upstream, never shown to fail", "join",
+       "negative control: must pass", Expect::Pass, true},
+  };
+  return catalog;
+}
+
+const MutantInfo* find_mutant(const std::string& name) {
+  for (const MutantInfo& m : mutant_catalog()) {
+    if (m.name == name) return &m;
+  }
+  return nullptr;
+}
+
+}  // namespace wsstress::stress

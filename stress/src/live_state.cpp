@@ -1,0 +1,130 @@
+// LiveState: what the watchdog can read of a run in progress.
+#include <cstdio>
+#include <set>
+
+#include "wsstress/stress/campaign.hpp"
+#include "wsstress/stress/noise.hpp"
+#include "wsstress/stress/scenario.hpp"
+
+namespace wsstress::stress {
+
+const char* to_string(VerdictKind k) noexcept {
+  switch (k) {
+    case VerdictKind::Pass: return "pass";
+    case VerdictKind::Bug: return "bug";
+    case VerdictKind::Hang: return "hang";
+    case VerdictKind::Internal: return "internal";
+  }
+  return "?";
+}
+
+LiveState& LiveState::get() {
+  // Leaked on purpose: stuck threads may still touch it while the process exits.
+  static auto* s = new LiveState;
+  return *s;
+}
+
+int LiveState::track_pool(std::string name, const void* registry, std::function<std::string()> dump) {
+  std::lock_guard<std::mutex> g(m_);
+  const int id = next_id_++;
+  pools_.push_back({id, std::move(name), registry, std::move(dump)});
+  return id;
+}
+
+bool LiveState::is_tracked(const void* registry) {
+  std::lock_guard<std::mutex> g(m_);
+  for (const Tracked& t : pools_) {
+    if (t.registry == registry) return true;
+  }
+  return false;
+}
+
+void LiveState::untrack_pool(int id) {
+  std::lock_guard<std::mutex> g(m_);
+  for (auto it = pools_.begin(); it != pools_.end(); ++it) {
+    if (it->id == id) {
+      pools_.erase(it);
+      return;
+    }
+  }
+}
+
+int LiveState::register_thread(std::string name) {
+  std::lock_guard<std::mutex> g(m_);
+  std::size_t i = 0;
+  while (i < threads_.size() && threads_[i]->in_use.load()) ++i;
+  if (i == threads_.size()) threads_.push_back(std::make_unique<Thread>());
+  threads_[i]->name = std::move(name);
+  threads_[i]->what.store(nullptr);
+  threads_[i]->since = std::chrono::steady_clock::now();
+  threads_[i]->in_use.store(true);
+  return static_cast<int>(i);
+}
+
+void LiveState::set_status(int slot, const char* what) noexcept {
+  Thread& t = *threads_[static_cast<std::size_t>(slot)];
+  t.what.store(what, std::memory_order_relaxed);
+}
+
+void LiveState::unregister_thread(int slot) {
+  std::lock_guard<std::mutex> g(m_);
+  threads_[static_cast<std::size_t>(slot)]->in_use.store(false);
+}
+
+std::string LiveState::dump_pools() {
+  std::lock_guard<std::mutex> g(m_);
+  std::string out;
+  for (const Tracked& t : pools_) {
+    out += "pool '" + t.name + "':\n";
+    out += t.dump();
+  }
+  return out;
+}
+
+std::string LiveState::dump_threads() {
+  std::lock_guard<std::mutex> g(m_);
+  std::string out;
+  for (const auto& t : threads_) {
+    if (!t->in_use.load()) continue;
+    const char* what = t->what.load(std::memory_order_relaxed);
+    out += "  thread '" + t->name + "': " + (what ? std::string("blocked in ") + what : "running") + "\n";
+  }
+  return out;
+}
+
+void LiveState::reset() {
+  std::lock_guard<std::mutex> g(m_);
+  pools_.clear();
+}
+
+std::string dump_live_state() {
+  LiveState& s = LiveState::get();
+  std::string out = s.dump_pools();
+  const std::string threads = s.dump_threads();
+  if (!threads.empty()) out += "outside threads:\n" + threads;
+  // Workers whose pool is no longer tracked (its handle was dropped). Copied
+  // out first: the table's lock is never held while taking this one.
+  struct Row {
+    const void* registry;
+    std::uint32_t index, rounds;
+    Phase phase;
+    unsigned gate;
+  };
+  std::vector<Row> rows;
+  WorkerTable::get().for_each([&](const WorkerSlot& w) {
+    rows.push_back({w.registry.load(), w.index.load(), w.rounds.load(), w.phase.load(),
+                    static_cast<unsigned>(w.gate.load())});
+  });
+  std::string orphans;
+  for (const Row& w : rows) {
+    if (s.is_tracked(w.registry)) continue;
+    char line[256];
+    std::snprintf(line, sizeof line, "  worker %u of pool %p: %s, idle rounds %u, last gate %u\n", w.index,
+                  w.registry, to_string(w.phase), w.rounds, w.gate);
+    orphans += line;
+  }
+  if (!orphans.empty()) out += "workers of pools whose handle is gone:\n" + orphans;
+  return out;
+}
+
+}  // namespace wsstress::stress

@@ -1,0 +1,153 @@
+// run_matrix: one child `wsstress run` per mutant, its JSON report and exit
+// status turned into a row. The child sweeps seeds from 0 until the first
+// failure or until its time budget runs out.
+#include "wsstress/stress/matrix.hpp"
+
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+extern char** environ;
+
+namespace wsstress::stress {
+namespace {
+
+std::string fmt(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%g", v);
+  return b;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+MatrixReport run_matrix(const MatrixSpec& spec, const std::function<void(const MatrixRow&)>& on_row) {
+  MatrixReport report;
+  report.spec = spec;
+  const auto t0 = std::chrono::steady_clock::now();
+  char dir_template[] = "/tmp/wsstress-matrix-XXXXXX";
+  const char* dir = mkdtemp(dir_template);
+  if (dir == nullptr) throw std::runtime_error("cannot create a temporary directory in /tmp");
+
+  for (const MutantInfo& m : mutant_catalog()) {
+    if (!spec.only.empty() && std::find(spec.only.begin(), spec.only.end(), m.name) == spec.only.end()) continue;
+    MatrixRow row;
+    row.mutant = m;
+    row.scenario = m.scenario;
+    const std::string json = std::string(dir) + "/" + m.name + ".json";
+    const std::string err = std::string(dir) + "/" + m.name + ".err";
+    std::vector<std::string> args = {spec.self, "run", "--scenario", m.scenario, "--mutant", m.name,
+                                     "--seeds", "0..1000000000", "--max-seconds", fmt(spec.budget_s),
+                                     "--timeout", fmt(spec.hang_timeout_s), "--threads",
+                                     std::to_string(spec.base.threads), "--pools", std::to_string(spec.base.pools),
+                                     "--iterations", std::to_string(spec.base.iterations), "--noise",
+                                     std::to_string(spec.base.noise), "--json", json, "--quiet"};
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    std::remove(json.c_str());
+    const auto start = std::chrono::steady_clock::now();
+    pid_t pid = 0;
+    if (posix_spawn(&pid, spec.self.c_str(), &fa, nullptr, argv.data(), environ) != 0) {
+      posix_spawn_file_actions_destroy(&fa);
+      throw std::runtime_error("cannot run " + spec.self);
+    }
+    posix_spawn_file_actions_destroy(&fa);
+    // The child stops itself at its budget; this is the backstop.
+    const double limit = spec.budget_s + spec.hang_timeout_s + 30;
+    int status = 0;
+    bool killed = false;
+    for (;;) {
+      pid_t r = waitpid(pid, &status, WNOHANG);
+      if (r == pid) break;
+      if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > limit) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        killed = true;
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    nlohmann::json j;
+    bool have_json = false;
+    try {
+      const std::string text = slurp(json);
+      if (!text.empty()) {
+        j = nlohmann::json::parse(text);
+        have_json = true;
+      }
+    } catch (const std::exception&) {
+      have_json = false;
+    }
+    if (have_json) row.runs = j.value("runs", 0ull);
+    if (killed) {
+      row.caught = true;
+      row.outcome = "hang (killed)";
+    } else if (WIFSIGNALED(status)) {
+      row.caught = true;
+      row.outcome = "crash (signal " + std::to_string(WTERMSIG(status)) + ")";
+      const std::string e = slurp(err);
+      std::smatch match;
+      if (std::regex_search(e, match, std::regex("crashed while running seed ([0-9]+); replay: ([^\n]*)"))) {
+        row.first_seed = std::stoull(match[1]);
+        row.replay = match[2];
+      }
+      if (std::regex_search(e, match, std::regex("(ERROR: AddressSanitizer: [^\n]*|wsstress pool: [^\n]*)"))) {
+        row.message = match[1];
+      }
+    } else if (WIFEXITED(status) && have_json && !j["failures"].empty()) {
+      const auto& f = j["failures"][0];
+      row.caught = true;
+      row.outcome = f.value("verdict", "bug");
+      row.message = f.value("message", "");
+      row.first_seed = f.value("seed", 0ull);
+      row.replay = f.value("replay", "");
+      row.seconds = f.value("at_seconds", row.seconds);
+    } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+      row.outcome = "pass";
+    } else {
+      row.outcome = "error (exit " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")";
+      const std::string e = slurp(err);
+      row.message = e.substr(0, e.find('\n'));
+    }
+    switch (m.stress_expect) {
+      case Expect::Catch: row.as_expected = row.caught; break;
+      case Expect::Pass: row.as_expected = !row.caught; break;
+      case Expect::Maybe:
+      case Expect::Cannot: row.as_expected = true; break;
+    }
+    std::remove(json.c_str());
+    std::remove(err.c_str());
+    report.rows.push_back(row);
+    if (on_row) on_row(row);
+  }
+  rmdir(dir);
+  report.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return report;
+}
+
+}  // namespace wsstress::stress

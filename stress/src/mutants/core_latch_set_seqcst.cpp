@@ -1,0 +1,9 @@
+// The runner of mutant `core_latch_set_seqcst` (stress/include/wsstress/stress/catalog.hpp):
+// all scenarios over NoisyPlatform with this mutant policy, in a translation
+// unit of its own so the mutants compile in parallel.
+#include "wsstress/stress/catalog.hpp"
+#include "wsstress/stress/runner.hpp"
+
+namespace wsstress::stress {
+template Verdict run_one<mutants::CoreLatchSetSeqCst>(const RunSpec&, std::uint64_t);
+}  // namespace wsstress::stress

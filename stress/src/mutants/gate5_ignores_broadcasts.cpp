@@ -1,0 +1,9 @@
+// The runner of mutant `gate5_ignores_broadcasts` (stress/include/wsstress/stress/catalog.hpp):
+// all scenarios over NoisyPlatform with this mutant policy, in a translation
+// unit of its own so the mutants compile in parallel.
+#include "wsstress/stress/catalog.hpp"
+#include "wsstress/stress/runner.hpp"
+
+namespace wsstress::stress {
+template Verdict run_one<mutants::Gate5IgnoresBroadcasts>(const RunSpec&, std::uint64_t);
+}  // namespace wsstress::stress

@@ -1,0 +1,55 @@
+// Name -> runner table for every catalog mutant and the clean pool.
+#include <map>
+
+#include "wsstress/stress/catalog.hpp"
+#include "wsstress/stress/runner.hpp"
+
+namespace wsstress::stress {
+
+extern template Verdict run_one<mutants::NoMutants>(const RunSpec&, std::uint64_t);
+extern template Verdict run_one<mutants::NoGate5>(const RunSpec&, std::uint64_t);
+extern template Verdict run_one<mutants::NoGate5NarrowJec>(const RunSpec&, std::uint64_t);
+extern template Verdict run_one<mutants::NoInjectFence>(const RunSpec&, std::uint64_t);
+extern template Verdict run_one<mutants::NoSleepFence>(const RunSpec&, std::uint64_t);
+extern template Verdict run_one<mutants::LateIsBlockedLock>(const RunSpec&, std::uint64_t);
+extern template Verdict run_one<mutants::Gate5IgnoresBroadcasts>(const RunSpec&, std::uint64_t);
+extern template Verdict run_one<mutants::CrossLatchNoKeepAlive>(const RunSpec&, std::uint64_t);
+extern template Verdict run_one<mutants::CrossIsCold>(const RunSpec&, std::uint64_t);
+extern template Verdict run_one<mutants::SelfInstallBlocks>(const RunSpec&, std::uint64_t);
+extern template Verdict run_one<mutants::LatchSetNoWake>(const RunSpec&, std::uint64_t);
+extern template Verdict run_one<mutants::TerminateNoWake>(const RunSpec&, std::uint64_t);
+extern template Verdict run_one<mutants::LockLatchSetOutsideMutex>(const RunSpec&, std::uint64_t);
+extern template Verdict run_one<mutants::ColdLatchNoReset>(const RunSpec&, std::uint64_t);
+extern template Verdict run_one<mutants::SpawnNoTerminateCount>(const RunSpec&, std::uint64_t);
+extern template Verdict run_one<mutants::IsSleepyAlwaysTrue>(const RunSpec&, std::uint64_t);
+extern template Verdict run_one<mutants::JecCarry>(const RunSpec&, std::uint64_t);
+extern template Verdict run_one<mutants::NarrowJec>(const RunSpec&, std::uint64_t);
+extern template Verdict run_one<mutants::CoreLatchSetSeqCst>(const RunSpec&, std::uint64_t);
+
+RunFn find_runner(const std::string& mutant) {
+  static const std::map<std::string, RunFn> runners = {
+      {"none", &run_one<mutants::NoMutants>},
+      {"no_gate5", &run_one<mutants::NoGate5>},
+      {"no_gate5_narrow_jec", &run_one<mutants::NoGate5NarrowJec>},
+      {"no_inject_fence", &run_one<mutants::NoInjectFence>},
+      {"no_sleep_fence", &run_one<mutants::NoSleepFence>},
+      {"late_is_blocked_lock", &run_one<mutants::LateIsBlockedLock>},
+      {"gate5_ignores_broadcasts", &run_one<mutants::Gate5IgnoresBroadcasts>},
+      {"cross_latch_no_keepalive", &run_one<mutants::CrossLatchNoKeepAlive>},
+      {"cross_is_cold", &run_one<mutants::CrossIsCold>},
+      {"self_install_blocks", &run_one<mutants::SelfInstallBlocks>},
+      {"latch_set_no_wake", &run_one<mutants::LatchSetNoWake>},
+      {"terminate_no_wake", &run_one<mutants::TerminateNoWake>},
+      {"lock_latch_set_outside_mutex", &run_one<mutants::LockLatchSetOutsideMutex>},
+      {"cold_latch_no_reset", &run_one<mutants::ColdLatchNoReset>},
+      {"spawn_no_terminate_count", &run_one<mutants::SpawnNoTerminateCount>},
+      {"is_sleepy_always_true", &run_one<mutants::IsSleepyAlwaysTrue>},
+      {"jec_carry", &run_one<mutants::JecCarry>},
+      {"narrow_jec", &run_one<mutants::NarrowJec>},
+      {"core_latch_set_seqcst", &run_one<mutants::CoreLatchSetSeqCst>},
+  };
+  auto it = runners.find(mutant);
+  return it == runners.end() ? nullptr : it->second;
+}
+
+}  // namespace wsstress::stress

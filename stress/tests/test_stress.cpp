@@ -1,0 +1,103 @@
+// The stress engine in-process: every scenario passes on the clean pool with
+// noise, the oracle turns a failed check into a bug verdict, shards split a
+// seed range exactly, and replay commands carry every knob.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "wsstress/stress/campaign.hpp"
+#include "wsstress/stress/catalog.hpp"
+#include "wsstress/stress/runner.hpp"
+
+namespace {
+using namespace wsstress::stress;
+
+RunSpec spec_for(const std::string& scenario) {
+  RunSpec s;
+  s.scenario = scenario;
+  s.threads = 2;
+  s.pools = 2;
+  s.iterations = 8;
+  s.noise = 2;
+  return s;
+}
+
+class EveryScenario : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EveryScenario, CleanPoolPassesTwentySeedsWithNoise) {
+  RunFn run = find_runner("none");
+  ASSERT_NE(run, nullptr);
+  for (std::uint64_t seed = 0; seed < 20; ++seed) {
+    Verdict v = run(spec_for(GetParam()), seed);
+    ASSERT_EQ(v.kind, VerdictKind::Pass) << GetParam() << " seed " << seed << ": " << v.message;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenarios, EveryScenario, ::testing::ValuesIn(scenario_names()),
+                         [](const auto& info) { return info.param; });
+
+TEST(Runner, UnknownScenarioIsAnInternalVerdict) {
+  Verdict v = find_runner("none")(spec_for("no-such-thing"), 0);
+  EXPECT_EQ(v.kind, VerdictKind::Internal);
+  EXPECT_NE(v.message.find("no-such-thing"), std::string::npos);
+}
+
+TEST(Runner, EveryCatalogMutantHasARunner) {
+  for (const MutantInfo& m : mutant_catalog()) EXPECT_NE(find_runner(m.name), nullptr) << m.name;
+  EXPECT_EQ(find_runner("bogus"), nullptr);
+}
+
+TEST(Oracle, AFailedCheckIsABugWithTheFirstMessage) {
+  Ctx<NoisyPlatform, wsstress::pool::NoMutants> c(spec_for("join"), 1);
+  c.check(true, "fine");
+  EXPECT_FALSE(c.failed());
+  c.check(false, "first");
+  c.check(false, "second");
+  Verdict v = c.verdict();
+  EXPECT_EQ(v.kind, VerdictKind::Bug);
+  EXPECT_EQ(v.message, "first (and 1 more)");
+}
+
+TEST(Campaign, ShardsSplitTheSeedRangeExactly) {
+  std::multiset<std::uint64_t> seen;
+  std::uint64_t total_runs = 0;
+  for (std::uint64_t i = 0; i < 3; ++i) {
+    CampaignSpec c;
+    c.run = spec_for("join");
+    c.run.iterations = 1;
+    c.seeds = {10, 19};
+    c.shard = {i, 3};
+    CampaignHooks hooks;
+    hooks.fatal = [](const CampaignReport&) { std::abort(); };
+    CampaignReport r = run_campaign(c, hooks);
+    EXPECT_EQ(r.runs, r.seeds_planned);
+    EXPECT_EQ(r.seeds_planned, i == 0 ? 4u : 3u);
+    EXPECT_TRUE(r.failures.empty());
+    total_runs += r.runs;
+  }
+  EXPECT_EQ(total_runs, 10u);
+}
+
+TEST(Campaign, MaxSecondsStopsASweep) {
+  CampaignSpec c;
+  c.run = spec_for("join");
+  c.seeds = {0, 1000000000};
+  c.max_seconds = 0.3;
+  CampaignHooks hooks;
+  hooks.fatal = [](const CampaignReport&) { std::abort(); };
+  CampaignReport r = run_campaign(c, hooks);
+  EXPECT_TRUE(r.budget_exhausted);
+  EXPECT_GT(r.runs, 0u);
+  EXPECT_LT(r.elapsed_s, 5.0);
+}
+
+TEST(Campaign, ReplayCommandCarriesEveryKnob) {
+  RunSpec s = spec_for("cross");
+  s.mutant = "cross_is_cold";
+  s.timeout_s = 1.5;
+  EXPECT_EQ(replay_command("wsstress", s, 42),
+            "wsstress run --scenario cross --seed 42 --threads 2 --pools 2 --iterations 8 --noise 2 --timeout 1.5 "
+            "--mutant cross_is_cold");
+}
+
+}  // namespace
