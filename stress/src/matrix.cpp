@@ -15,7 +15,6 @@
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <sstream>
 #include <thread>
 
@@ -111,13 +110,20 @@ MatrixReport run_matrix(const MatrixSpec& spec, const std::function<void(const M
       row.caught = true;
       row.outcome = "crash (signal " + std::to_string(WTERMSIG(status)) + ")";
       const std::string e = slurp(err);
-      std::smatch match;
-      if (std::regex_search(e, match, std::regex("crashed while running seed ([0-9]+); replay: ([^\n]*)"))) {
-        row.first_seed = std::stoull(match[1]);
-        row.replay = match[2];
+      const std::string marker = "crashed while running seed ";
+      if (auto at = e.find(marker); at != std::string::npos) {
+        row.first_seed = std::strtoull(e.c_str() + at + marker.size(), nullptr, 10);
+        const std::string replay = "; replay: ";
+        if (auto r = e.find(replay, at); r != std::string::npos) {
+          const auto start = r + replay.size();
+          row.replay = e.substr(start, e.find('\n', start) - start);
+        }
       }
-      if (std::regex_search(e, match, std::regex("(ERROR: AddressSanitizer: [^\n]*|wsstress pool: [^\n]*)"))) {
-        row.message = match[1];
+      for (const char* what : {"ERROR: AddressSanitizer: ", "WARNING: ThreadSanitizer: ", "wsstress pool: "}) {
+        if (auto at = e.find(what); at != std::string::npos) {
+          row.message = e.substr(at, e.find('\n', at) - at);
+          break;
+        }
       }
     } else if (WIFEXITED(status) && have_json && !j["failures"].empty()) {
       const auto& f = j["failures"][0];

@@ -29,7 +29,6 @@
 #include <string>
 #include <type_traits>
 #include <utility>
-#include <variant>
 #include <vector>
 
 #include "wsstress/pool/builder.hpp"
@@ -683,54 +682,44 @@ void SpinLatch<P, M>::set() noexcept {
 template <class P, class M>
 class ScopeLatch {
  public:
-  ScopeLatch(std::size_t count, WorkerThread<P, M>* owner) {
-    if (owner != nullptr) {
-      latch_.template emplace<Stealing>(count, RegistryRef<P, M>(&owner->registry()), owner->index());
-    } else {
-      latch_.template emplace<Blocking>(count);
-    }
-  }
+  ScopeLatch(std::size_t count, WorkerThread<P, M>* owner)
+      : registry_(owner != nullptr ? RegistryRef<P, M>(&owner->registry()) : RegistryRef<P, M>()),
+        worker_index_(owner != nullptr ? owner->index() : 0), stealing_(count), blocking_(count) {}
 
   void increment() noexcept {
-    if (auto* s = std::get_if<Stealing>(&latch_)) {
-      s->latch.increment();
+    if (registry_) {
+      stealing_.increment();
     } else {
-      std::get<Blocking>(latch_).latch.increment();
+      blocking_.increment();
     }
   }
 
   void set() noexcept {
-    if (auto* s = std::get_if<Stealing>(&latch_)) {
-      RegistryRef<P, M> keep_alive = s->registry;
-      const std::size_t index = s->worker_index;
-      if (s->latch.set()) keep_alive->notify_worker_latch_is_set(index);
+    if (registry_) {
+      RegistryRef<P, M> keep_alive = registry_;
+      const std::size_t index = worker_index_;
+      if (stealing_.set()) keep_alive->notify_worker_latch_is_set(index);
     } else {
-      std::get<Blocking>(latch_).latch.set();
+      blocking_.set();
     }
   }
 
   // `owner` must be the thread that created the latch.
   void wait(WorkerThread<P, M>* owner) {
-    if (auto* s = std::get_if<Stealing>(&latch_)) {
-      owner->wait_until(s->latch);
+    if (registry_) {
+      owner->wait_until(stealing_);
     } else {
-      std::get<Blocking>(latch_).latch.wait();
+      blocking_.wait();
     }
   }
 
  private:
-  struct Stealing {
-    Stealing(std::size_t count, RegistryRef<P, M> r, std::size_t index)
-        : latch(count), registry(std::move(r)), worker_index(index) {}
-    CountLatch<P, M> latch;
-    RegistryRef<P, M> registry;
-    std::size_t worker_index;
-  };
-  struct Blocking {
-    explicit Blocking(std::size_t count) : latch(count) {}
-    CountLockLatch<P, M> latch;
-  };
-  std::variant<std::monostate, Stealing, Blocking> latch_;
+  // Set when the latch was made on a worker (rayon's Stealing variant): that
+  // worker's registry, which set() wakes it through; empty otherwise (Blocking).
+  RegistryRef<P, M> registry_;
+  std::size_t worker_index_;
+  CountLatch<P, M> stealing_;
+  CountLockLatch<P, M> blocking_;
 };
 
 }  // namespace wsstress::pool

@@ -214,6 +214,22 @@ struct Scenarios {
       callers.push_back(E::start([&, rng, t]() mutable {
         typename C::ThreadStatus status("outside-" + std::to_string(t));
         for (std::size_t it = 0; it < c.spec.iterations; ++it) {
+          if (rng.chance(3)) {
+            // A short-lived pool whose worker waits in another pool (a cross
+            // latch), dropped as soon as the install returns: the setter may
+            // still be about to wake that worker (upstream tests/cross-pool.rs).
+            status.set("install into a short-lived pool, and from it into another");
+            Builder b;
+            b.num_threads(1);
+            auto temp = std::make_unique<Pool>(std::move(b));
+            Pool& other = **pools[rng.below(pools.size())];
+            const std::uint64_t v = rng.below(1000);
+            c.check(temp->install([&] { return other.install([v] { return v + 1; }); }) == v + 1,
+                    "cross: install through a short-lived pool returned a wrong value");
+            temp.reset();
+            Progress::tick();
+            continue;
+          }
           const int depth = 1 + static_cast<int>(rng.below(6));
           Rng prog = rng.fork();
           status.set("install chain across pools");

@@ -261,6 +261,8 @@ class Sleep {
     // sees it moved at gate 4.
     const auto counters =
         counters_.increment_jobs_event_counter_if([](JobsEventCounter jec) { return jec_is_sleepy(jec); });
+    WSSTRESS_CHECK(P, counters.sleeping_threads() <= counters.inactive_threads(),
+                   "new_jobs: more sleeping than inactive threads");
     const std::uint64_t num_awake_but_idle = counters.awake_but_idle_threads();
     const std::uint64_t num_sleepers = counters.sleeping_threads();
     trace<P>([&] {
