@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "wsstress/sim/engine.hpp"
 #include "wsstress/stress/campaign.hpp"
 #include "wsstress/stress/matrix.hpp"
 
@@ -20,8 +21,22 @@ int run_command(const RunOptions& o);
 
 int mutants_list_command();
 
+struct SimOptions {
+  sim::SimCampaignSpec campaign;
+  std::string json_path, repro_path, trace_out;
+  bool trace = false, shrink = false, quiet = false;
+};
+int sim_command(const SimOptions& o);
+
+struct ReplayOptions {
+  std::string file, trace_out;
+  bool trace = false, shrink = false;
+};
+int replay_command(const ReplayOptions& o);
+
 struct CheckOptions {
-  stress::MatrixSpec matrix;
+  stress::MatrixSpec matrix;        // its engine is set per engine below
+  std::vector<std::string> engines; // stress, sim-sc, sim-tso
   std::string json_path;
 };
 int mutants_check_command(const CheckOptions& o);

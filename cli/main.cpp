@@ -111,6 +111,72 @@ int main(int argc, char** argv) {
   run_cmd->add_flag("--keep-going", keep_going, "keep sweeping after a failure (a hang still ends the run)");
   run_cmd->add_flag("--quiet", run.quiet, "no progress bar and no text report");
 
+  // ---- sim ----
+  SimOptions simo;
+  std::string sim_seed, sim_seeds, sim_shard, strategy_text = "random", memory_text = "sc";
+  auto& ss = simo.campaign.base.run;
+  ss.iterations = 3;
+  CLI::App* sim_cmd = app.add_subcommand(
+      "sim", "the deterministic simulator: every thread a fiber, one seed one interleaving; exit 0 pass, 1 bug, "
+             "4 hang (lost wake-up or livelock)");
+  sim_cmd->add_option("--scenario", ss.scenario, "what to run")
+      ->check(CLI::IsMember(wsstress::stress::scenario_names()))
+      ->capture_default_str();
+  auto* sim_seed_opt = sim_cmd->add_option("--seed", sim_seed, "one seed (default 0)");
+  sim_cmd->add_option("--seeds", sim_seeds, "an inclusive seed range A..B")->excludes(sim_seed_opt);
+  sim_cmd->add_option("--strategy", strategy_text, "random walk, PCT, or depth-first search with a preemption bound")
+      ->check(CLI::IsMember({"random", "pct", "dfs"}))
+      ->capture_default_str();
+  sim_cmd->add_option("--memory", memory_text, "sequentially consistent, or x86-TSO store buffers")
+      ->check(CLI::IsMember({"sc", "tso"}))
+      ->capture_default_str();
+  sim_cmd->add_option("--mutant", ss.mutant, "put a historical bug back")
+      ->check(CLI::IsMember(mutant_names()))
+      ->capture_default_str();
+  sim_cmd->add_option("--threads", ss.threads, "worker threads per pool")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{64}))
+      ->capture_default_str();
+  sim_cmd->add_option("--pools", ss.pools, "pools a scenario may use")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{8}))
+      ->capture_default_str();
+  sim_cmd->add_option("--iterations", ss.iterations, "programs per seed")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100000}))
+      ->capture_default_str();
+  sim_cmd->add_option("--pct-depth", simo.campaign.config.pct_depth, "PCT: bug depth d")
+      ->check(CLI::Range(1u, 64u))
+      ->capture_default_str();
+  sim_cmd->add_option("--preemption-bound", simo.campaign.config.preemption_bound, "DFS: preemptions per schedule")
+      ->check(CLI::Range(0u, 64u))
+      ->capture_default_str();
+  sim_cmd->add_option("--max-executions", simo.campaign.max_executions, "DFS: schedules per seed at most")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1000000000}))
+      ->capture_default_str();
+  sim_cmd->add_option("--step-budget", simo.campaign.config.step_budget, "scheduling points before a livelock report")
+      ->check(CLI::Range(std::uint64_t{1000}, std::uint64_t{1000000000000}))
+      ->capture_default_str();
+  sim_cmd->add_option("--shard", sim_shard, "run shard I of N of the seed range (0 <= I < N)");
+  sim_cmd->add_option("--max-seconds", simo.campaign.base.max_seconds, "stop after this long (0: no limit)")
+      ->check(CLI::Range(0.0, 1e9));
+  sim_cmd->add_option("--json", simo.json_path, "write the report as JSON (schema wsstress.sim/1)")
+      ->check(writable_file_path());
+  sim_cmd->add_option("--repro", simo.repro_path, "where to write a failure's reproducer")->check(writable_file_path());
+  sim_cmd->add_flag("--trace", simo.trace, "print a failure's interleaving with source locations");
+  sim_cmd->add_option("--trace-out", simo.trace_out, "write a failure's trace as Chrome trace-event JSON (Perfetto)")
+      ->check(writable_file_path());
+  sim_cmd->add_flag("--shrink", simo.shrink, "minimise a failure's program and schedule before writing it");
+  bool sim_keep_going = false;
+  sim_cmd->add_flag("--keep-going", sim_keep_going, "keep sweeping after a failure");
+  sim_cmd->add_flag("--quiet", simo.quiet, "no progress line");
+
+  // ---- replay ----
+  ReplayOptions replay;
+  CLI::App* replay_cmd = app.add_subcommand("replay", "replay a simulator reproducer exactly");
+  replay_cmd->add_option("file", replay.file, "the reproducer file")->required();
+  replay_cmd->add_flag("--trace", replay.trace, "print the interleaving with source locations");
+  replay_cmd->add_option("--trace-out", replay.trace_out, "write the trace as Chrome trace-event JSON (Perfetto)")
+      ->check(writable_file_path());
+  replay_cmd->add_flag("--shrink", replay.shrink, "minimise it, writing FILE.shrunk");
+
   // ---- mutants ----
   CLI::App* mutants_cmd = app.add_subcommand("mutants", "the mutant catalog: list it, or check every engine catches it");
   mutants_cmd->require_subcommand(1);
@@ -120,7 +186,9 @@ int main(int argc, char** argv) {
   CLI::App* check_cmd = mutants_cmd->add_subcommand(
       "check", "run every mutant (and the clean pool) for a time budget; print the matrix; exit 1 if any row is "
                "not as the catalog expects");
-  check_cmd->add_option("--engine", check.matrix.engine, "engine: stress")->capture_default_str();
+  std::string engines_text = "stress";
+  check_cmd->add_option("--engine", engines_text, "comma-separated engines: stress, sim-sc, sim-tso")
+      ->capture_default_str();
   check_cmd->add_option("--budget", check.matrix.budget_s, "seconds per mutant")
       ->check(CLI::Range(0.5, 86400.0))
       ->capture_default_str();
@@ -180,8 +248,39 @@ int main(int argc, char** argv) {
     return run_command(run);
   }
 
+  if (sim_cmd->parsed()) {
+    std::string error;
+    auto& c = simo.campaign.base;
+    if (!sim_seeds.empty()) {
+      if (!parse_seed_range(sim_seeds, c.seeds, error)) return usage_error("--seeds: " + error);
+    } else if (!sim_seed.empty()) {
+      if (!parse_seed_range(sim_seed, c.seeds, error) || c.seeds.from != c.seeds.to) {
+        return usage_error("--seed: " + (error.empty() ? "'" + sim_seed + "' is one seed, not a range" : error));
+      }
+    }
+    if (!sim_shard.empty() && !parse_shard(sim_shard, c.shard, error)) return usage_error("--shard: " + error);
+    c.stop_on_failure = !sim_keep_going;
+    auto& cfg = simo.campaign.config;
+    cfg.strategy = strategy_text == "pct" ? wsstress::sim::Strategy::PCT
+                   : strategy_text == "dfs" ? wsstress::sim::Strategy::DFS
+                                            : wsstress::sim::Strategy::Random;
+    cfg.memory = memory_text == "tso" ? wsstress::sim::MemoryModel::TSO : wsstress::sim::MemoryModel::SC;
+    return sim_command(simo);
+  }
+  if (replay_cmd->parsed()) return replay_command(replay);
+
   if (list_cmd->parsed()) return mutants_list_command();
   if (check_cmd->parsed()) {
+    for (std::size_t start = 0;;) {
+      const auto comma = engines_text.find(',', start);
+      const std::string e = engines_text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      if (e != "stress" && e != "sim-sc" && e != "sim-tso") {
+        return usage_error("--engine: unknown engine '" + e + "' (engines: stress, sim-sc, sim-tso)");
+      }
+      check.engines.push_back(e);
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
     std::size_t start = 0;
     while (!only_text.empty() && start <= only_text.size()) {
       const auto comma = only_text.find(',', start);

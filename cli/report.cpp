@@ -87,67 +87,92 @@ std::string run_report_json(const stress::CampaignReport& r) {
   return j.dump(2) + "\n";
 }
 
-std::string matrix_row_text(const stress::MatrixRow& row) {
-  char line[512];
-  const std::string caught = row.caught ? "caught" : "not caught";
-  const std::string when = row.caught ? "seed " + std::to_string(row.first_seed) + ", " + fmt("%.1f s", row.seconds)
-                                      : std::to_string(row.runs) + " seeds in " + fmt("%.0f s", row.seconds);
-  std::snprintf(line, sizeof line, "| %-28s | %-9s | %-10s | %-22s | %-24s | %-8s |\n", row.mutant.name.c_str(),
-                row.scenario.c_str(), caught.c_str(), row.outcome.c_str(), when.c_str(),
-                row.as_expected ? "yes" : "NO");
-  return line;
-}
-
-std::string matrix_text(const stress::MatrixReport& m) {
-  std::string out = "mutant matrix: engine " + m.spec.engine + ", budget " + fmt("%g", m.spec.budget_s) +
-                    " s per mutant, " + std::to_string(m.spec.base.threads) + " threads x " +
-                    std::to_string(m.spec.base.pools) + " pools, noise " + std::to_string(m.spec.base.noise) + "\n\n";
-  out += "| mutant                       | scenario  | result     | outcome                | first catch / runs       | expected |\n";
-  out += "|------------------------------|-----------|------------|------------------------|--------------------------|----------|\n";
-  int unexpected = 0;
-  for (const auto& row : m.rows) {
-    out += matrix_row_text(row);
-    unexpected += row.as_expected ? 0 : 1;
+std::string matrix_row_text(const std::string& engine, const stress::MatrixRow& row) {
+  std::string out = engine + " " + row.mutant.name + ": ";
+  if (row.caught) {
+    out += "caught (" + row.outcome + ") at seed " + std::to_string(row.first_seed) + " in " + fmt("%.1f s", row.seconds);
+  } else {
+    out += "not caught (" + row.outcome + "): " + std::to_string(row.runs) + " seeds in " + fmt("%.0f s", row.seconds);
   }
-  out += "\n";
-  for (const auto& row : m.rows) {
-    if (!row.as_expected && !row.caught) {
-      out += "not caught: " + row.mutant.name + " - on real threads: " + row.mutant.stress + "\n";
-    }
-  }
-  out += "matrix: " + std::to_string(m.rows.size()) + " rows in " + fmt("%.0f", m.elapsed_s) + " s, " +
-         std::to_string(unexpected) + " not as expected\n";
+  out += row.as_expected ? "\n" : "  <- NOT AS EXPECTED\n";
   return out;
 }
 
-std::string matrix_json(const stress::MatrixReport& m) {
-  nlohmann::json rows = nlohmann::json::array();
-  for (const auto& r : m.rows) {
-    rows.push_back({{"mutant", r.mutant.name},
-                    {"history", r.mutant.history},
-                    {"failure", r.mutant.failure},
-                    {"negative_control", r.mutant.negative_control},
-                    {"scenario", r.scenario},
-                    {"caught", r.caught},
-                    {"outcome", r.outcome},
-                    {"message", r.message},
-                    {"first_seed", r.first_seed},
-                    {"runs", r.runs},
-                    {"seconds", r.seconds},
-                    {"replay", r.replay},
-                    {"as_expected", r.as_expected}});
+namespace {
+std::string cell(const stress::MatrixRow& row) {
+  std::string c = row.caught ? row.outcome.substr(0, row.outcome.find(' ')) + ", seed " + std::to_string(row.first_seed) +
+                                   ", " + fmt("%.1f s", row.seconds)
+                             : "- (" + std::to_string(row.runs) + " seeds)";
+  if (!row.as_expected) c += " !";
+  return c;
+}
+}  // namespace
+
+std::string matrix_text(const std::vector<stress::MatrixReport>& per_engine) {
+  if (per_engine.empty()) return "";
+  const auto& first = per_engine.front();
+  std::string out = "mutant matrix: budget " + fmt("%g", first.spec.budget_s) + " s per mutant and engine, " +
+                    std::to_string(first.spec.base.threads) + " threads x " + std::to_string(first.spec.base.pools) +
+                    " pools\n\n| mutant | scenario |";
+  for (const auto& m : per_engine) out += " " + m.spec.engine + " |";
+  out += "\n|---|---|";
+  for (std::size_t i = 0; i < per_engine.size(); ++i) out += "---|";
+  out += "\n";
+  int unexpected = 0;
+  double elapsed = 0;
+  for (const auto& m : per_engine) elapsed += m.elapsed_s;
+  for (std::size_t r = 0; r < first.rows.size(); ++r) {
+    out += "| " + first.rows[r].mutant.name + " | " + first.rows[r].scenario + " |";
+    for (const auto& m : per_engine) {
+      if (r < m.rows.size()) {
+        out += " " + cell(m.rows[r]) + " |";
+        unexpected += m.rows[r].as_expected ? 0 : 1;
+      }
+    }
+    out += "\n";
   }
-  nlohmann::json j = {{"schema", "wsstress.mutants/1"},
+  out += "\ncells: how it was caught (hang, bug, crash), the first failing seed and the seconds to it; '-' not "
+         "caught, with the seeds run; '!' not as the catalog expects\n";
+  out += "matrix: " + std::to_string(first.rows.size()) + " mutants x " + std::to_string(per_engine.size()) +
+         " engines in " + fmt("%.0f", elapsed) + " s, " + std::to_string(unexpected) + " not as expected\n";
+  return out;
+}
+
+std::string matrix_json(const std::vector<stress::MatrixReport>& per_engine) {
+  nlohmann::json engines = nlohmann::json::array();
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& m : per_engine) engines.push_back(m.spec.engine);
+  if (!per_engine.empty()) {
+    for (std::size_t i = 0; i < per_engine.front().rows.size(); ++i) {
+      const auto& info = per_engine.front().rows[i].mutant;
+      nlohmann::json results = nlohmann::json::object();
+      for (const auto& m : per_engine) {
+        if (i >= m.rows.size()) continue;
+        const auto& r = m.rows[i];
+        results[m.spec.engine] = {{"caught", r.caught},       {"outcome", r.outcome},   {"message", r.message},
+                                  {"first_seed", r.first_seed}, {"runs", r.runs},         {"seconds", r.seconds},
+                                  {"replay", r.replay},         {"as_expected", r.as_expected}};
+      }
+      rows.push_back({{"mutant", info.name},
+                      {"history", info.history},
+                      {"failure", info.failure},
+                      {"negative_control", info.negative_control},
+                      {"scenario", per_engine.front().rows[i].scenario},
+                      {"results", results}});
+    }
+  }
+  const auto& s = per_engine.empty() ? stress::MatrixSpec{} : per_engine.front().spec;
+  nlohmann::json j = {{"schema", "wsstress.mutants/2"},
                       {"tool", "wsstress 0.1.0"},
-                      {"engine", m.spec.engine},
-                      {"budget_s", m.spec.budget_s},
-                      {"hang_timeout_s", m.spec.hang_timeout_s},
+                      {"engines", engines},
+                      {"budget_s", s.budget_s},
+                      {"hang_timeout_s", s.hang_timeout_s},
                       {"params",
-                       {{"threads", m.spec.base.threads},
-                        {"pools", m.spec.base.pools},
-                        {"iterations", m.spec.base.iterations},
-                        {"noise", m.spec.base.noise}}},
-                      {"elapsed_s", m.elapsed_s},
+                       {{"threads", s.base.threads},
+                        {"pools", s.base.pools},
+                        {"iterations", s.base.iterations},
+                        {"sim_iterations", s.sim_iterations},
+                        {"noise", s.base.noise}}},
                       {"rows", rows}};
   return j.dump(2) + "\n";
 }

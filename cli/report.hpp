@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "wsstress/stress/campaign.hpp"
 #include "wsstress/stress/matrix.hpp"
@@ -11,9 +12,10 @@ namespace wsstress::cli {
 
 std::string run_report_text(const stress::CampaignReport& r, bool with_dumps);
 std::string run_report_json(const stress::CampaignReport& r);
-std::string matrix_text(const stress::MatrixReport& m);
-std::string matrix_row_text(const stress::MatrixRow& row);
-std::string matrix_json(const stress::MatrixReport& m);
+// One table, a column per engine (the reports are in the same mutant order).
+std::string matrix_text(const std::vector<stress::MatrixReport>& per_engine);
+std::string matrix_row_text(const std::string& engine, const stress::MatrixRow& row);
+std::string matrix_json(const std::vector<stress::MatrixReport>& per_engine);
 std::string catalog_text();
 
 // Writes `text` to `path` atomically (a temporary file in the same folder,

@@ -151,11 +151,6 @@ int mutants_list_command() {
 }
 
 int mutants_check_command(const CheckOptions& o) {
-  if (o.matrix.engine != "stress") {
-    std::fprintf(stderr, "wsstress: error: --engine: '%s' is not available yet (engines: stress)\n",
-                 o.matrix.engine.c_str());
-    return kUsage;
-  }
   for (const std::string& name : o.matrix.only) {
     if (stress::find_mutant(name) == nullptr) {
       std::fprintf(stderr, "wsstress: error: --only: unknown mutant '%s' (see wsstress mutants list)\n", name.c_str());
@@ -163,32 +158,38 @@ int mutants_check_command(const CheckOptions& o) {
     }
   }
   const bool tty = isatty(1);
-  std::printf("mutant matrix: engine %s, budget %g s per mutant\n", o.matrix.engine.c_str(), o.matrix.budget_s);
-  std::fflush(stdout);
-  stress::MatrixReport m;
-  try {
-    m = stress::run_matrix(o.matrix, [tty](const stress::MatrixRow& row) {
-      if (tty) {
-        const std::string line = matrix_row_text(row);
-        std::fwrite(line.data(), 1, line.size(), stdout);
-        std::fflush(stdout);
-      }
-    });
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "wsstress: error: %s\n", e.what());
-    return kInternal;
+  std::vector<stress::MatrixReport> reports;
+  for (const std::string& engine : o.engines) {
+    stress::MatrixSpec spec = o.matrix;
+    spec.engine = engine;
+    std::printf("mutant matrix: engine %s, budget %g s per mutant\n", engine.c_str(), spec.budget_s);
+    std::fflush(stdout);
+    try {
+      reports.push_back(stress::run_matrix(spec, [tty, engine](const stress::MatrixRow& row) {
+        if (tty) {
+          const std::string line = matrix_row_text(engine, row);
+          std::fwrite(line.data(), 1, line.size(), stdout);
+          std::fflush(stdout);
+        }
+      }));
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "wsstress: error: %s\n", e.what());
+      return kInternal;
+    }
   }
-  const std::string text = matrix_text(m);
+  const std::string text = matrix_text(reports);
   std::fwrite(text.data(), 1, text.size(), stdout);
   if (!o.json_path.empty()) {
-    const std::string err = write_atomically(o.json_path, matrix_json(m));
+    const std::string err = write_atomically(o.json_path, matrix_json(reports));
     if (!err.empty()) {
       std::fprintf(stderr, "wsstress: error: --json: %s\n", err.c_str());
       return kInternal;
     }
   }
-  for (const auto& row : m.rows) {
-    if (!row.as_expected) return kFailed;
+  for (const auto& m : reports) {
+    for (const auto& row : m.rows) {
+      if (!row.as_expected) return kFailed;
+    }
   }
   return kOk;
 }

@@ -49,26 +49,30 @@ void LiveState::untrack_pool(int id) {
   }
 }
 
-int LiveState::register_thread(std::string name) {
+LiveState::ThreadSlot* LiveState::register_thread(std::string name) {
   std::lock_guard<std::mutex> g(m_);
-  std::size_t i = 0;
-  while (i < threads_.size() && threads_[i]->in_use.load()) ++i;
-  if (i == threads_.size()) threads_.push_back(std::make_unique<Thread>());
-  threads_[i]->name = std::move(name);
-  threads_[i]->what.store(nullptr);
-  threads_[i]->since = std::chrono::steady_clock::now();
-  threads_[i]->in_use.store(true);
-  return static_cast<int>(i);
+  for (auto& t : threads_) {
+    if (!t->in_use.load()) {
+      t->name = std::move(name);
+      t->what.store(nullptr);
+      t->in_use.store(true);
+      return t.get();
+    }
+  }
+  threads_.push_back(std::make_unique<ThreadSlot>());
+  ThreadSlot* t = threads_.back().get();
+  t->name = std::move(name);
+  t->in_use.store(true);
+  return t;
 }
 
-void LiveState::set_status(int slot, const char* what) noexcept {
-  Thread& t = *threads_[static_cast<std::size_t>(slot)];
-  t.what.store(what, std::memory_order_relaxed);
+void LiveState::set_status(ThreadSlot* slot, const char* what) noexcept {
+  slot->what.store(what, std::memory_order_relaxed);
 }
 
-void LiveState::unregister_thread(int slot) {
+void LiveState::unregister_thread(ThreadSlot* slot) {
   std::lock_guard<std::mutex> g(m_);
-  threads_[static_cast<std::size_t>(slot)]->in_use.store(false);
+  slot->in_use.store(false);
 }
 
 std::string LiveState::dump_pools() {

@@ -53,12 +53,21 @@ MatrixReport run_matrix(const MatrixSpec& spec, const std::function<void(const M
     row.scenario = m.scenario;
     const std::string json = std::string(dir) + "/" + m.name + ".json";
     const std::string err = std::string(dir) + "/" + m.name + ".err";
-    std::vector<std::string> args = {spec.self, "run", "--scenario", m.scenario, "--mutant", m.name,
-                                     "--seeds", "0..1000000000", "--max-seconds", fmt(spec.budget_s),
-                                     "--timeout", fmt(spec.hang_timeout_s), "--threads",
-                                     std::to_string(spec.base.threads), "--pools", std::to_string(spec.base.pools),
-                                     "--iterations", std::to_string(spec.base.iterations), "--noise",
-                                     std::to_string(spec.base.noise), "--json", json, "--quiet"};
+    std::vector<std::string> args;
+    if (spec.engine == "stress") {
+      args = {spec.self, "run", "--scenario", m.scenario, "--mutant", m.name, "--seeds", "0..1000000000",
+              "--max-seconds", fmt(spec.budget_s), "--timeout", fmt(spec.hang_timeout_s), "--threads",
+              std::to_string(spec.base.threads), "--pools", std::to_string(spec.base.pools), "--iterations",
+              std::to_string(spec.base.iterations), "--noise", std::to_string(spec.base.noise), "--json", json,
+              "--quiet"};
+    } else {
+      // sim-sc / sim-tso: the simulator, random walk, the given memory model.
+      args = {spec.self, "sim", "--scenario", m.scenario, "--mutant", m.name, "--seeds", "0..1000000000",
+              "--max-seconds", fmt(spec.budget_s), "--memory", spec.engine == "sim-tso" ? "tso" : "sc",
+              "--strategy", "random", "--threads", std::to_string(spec.base.threads), "--pools",
+              std::to_string(spec.base.pools), "--iterations", std::to_string(spec.sim_iterations), "--json", json,
+              "--repro", std::string(dir) + "/" + m.name + ".repro", "--quiet"};
+    }
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -132,6 +141,7 @@ MatrixReport run_matrix(const MatrixSpec& spec, const std::function<void(const M
       row.message = f.value("message", "");
       row.first_seed = f.value("seed", 0ull);
       row.replay = f.value("replay", "");
+      if (spec.engine != "stress") row.replay = f.value("verdict", "") + " (reproducer not kept)";
       row.seconds = f.value("at_seconds", row.seconds);
     } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
       row.outcome = "pass";
@@ -140,7 +150,7 @@ MatrixReport run_matrix(const MatrixSpec& spec, const std::function<void(const M
       const std::string e = slurp(err);
       row.message = e.substr(0, e.find('\n'));
     }
-    switch (m.stress_expect) {
+    switch (spec.engine == "stress" ? m.stress_expect : spec.engine == "sim-sc" ? m.sim_sc_expect : m.sim_tso_expect) {
       case Expect::Catch: row.as_expected = row.caught; break;
       case Expect::Pass: row.as_expected = !row.caught; break;
       case Expect::Maybe:
@@ -148,6 +158,7 @@ MatrixReport run_matrix(const MatrixSpec& spec, const std::function<void(const M
     }
     std::remove(json.c_str());
     std::remove(err.c_str());
+    std::remove((std::string(dir) + "/" + m.name + ".repro").c_str());
     report.rows.push_back(row);
     if (on_row) on_row(row);
   }

@@ -55,6 +55,11 @@ void WorkerTable::release(WorkerSlot* slot) {
   slot->in_use.store(false, std::memory_order_release);
 }
 
+void WorkerTable::clear() {
+  std::lock_guard<std::mutex> g(m_);
+  for (WorkerSlot& s : slots_) s.in_use.store(false, std::memory_order_relaxed);
+}
+
 void WorkerTable::for_each(const std::function<void(const WorkerSlot&)>& f) {
   std::lock_guard<std::mutex> g(m_);
   for (const WorkerSlot& s : slots_) {

@@ -1,6 +1,8 @@
-// Name -> runner table for every catalog mutant and the clean pool.
+// Name -> runner tables (real threads, simulator) for every catalog mutant and
+// the clean pool.
 #include <map>
 
+#include "wsstress/sim/engine.hpp"
 #include "wsstress/stress/catalog.hpp"
 #include "wsstress/stress/runner.hpp"
 
@@ -53,3 +55,53 @@ RunFn find_runner(const std::string& mutant) {
 }
 
 }  // namespace wsstress::stress
+
+namespace wsstress::sim {
+
+extern template SimResult sim_run_one<stress::mutants::NoMutants>(const stress::RunSpec&, const SimConfig&);
+extern template SimResult sim_run_one<stress::mutants::NoGate5>(const stress::RunSpec&, const SimConfig&);
+extern template SimResult sim_run_one<stress::mutants::NoGate5NarrowJec>(const stress::RunSpec&, const SimConfig&);
+extern template SimResult sim_run_one<stress::mutants::NoInjectFence>(const stress::RunSpec&, const SimConfig&);
+extern template SimResult sim_run_one<stress::mutants::NoSleepFence>(const stress::RunSpec&, const SimConfig&);
+extern template SimResult sim_run_one<stress::mutants::LateIsBlockedLock>(const stress::RunSpec&, const SimConfig&);
+extern template SimResult sim_run_one<stress::mutants::Gate5IgnoresBroadcasts>(const stress::RunSpec&, const SimConfig&);
+extern template SimResult sim_run_one<stress::mutants::CrossLatchNoKeepAlive>(const stress::RunSpec&, const SimConfig&);
+extern template SimResult sim_run_one<stress::mutants::CrossIsCold>(const stress::RunSpec&, const SimConfig&);
+extern template SimResult sim_run_one<stress::mutants::SelfInstallBlocks>(const stress::RunSpec&, const SimConfig&);
+extern template SimResult sim_run_one<stress::mutants::LatchSetNoWake>(const stress::RunSpec&, const SimConfig&);
+extern template SimResult sim_run_one<stress::mutants::TerminateNoWake>(const stress::RunSpec&, const SimConfig&);
+extern template SimResult sim_run_one<stress::mutants::LockLatchSetOutsideMutex>(const stress::RunSpec&, const SimConfig&);
+extern template SimResult sim_run_one<stress::mutants::ColdLatchNoReset>(const stress::RunSpec&, const SimConfig&);
+extern template SimResult sim_run_one<stress::mutants::SpawnNoTerminateCount>(const stress::RunSpec&, const SimConfig&);
+extern template SimResult sim_run_one<stress::mutants::IsSleepyAlwaysTrue>(const stress::RunSpec&, const SimConfig&);
+extern template SimResult sim_run_one<stress::mutants::JecCarry>(const stress::RunSpec&, const SimConfig&);
+extern template SimResult sim_run_one<stress::mutants::NarrowJec>(const stress::RunSpec&, const SimConfig&);
+extern template SimResult sim_run_one<stress::mutants::CoreLatchSetSeqCst>(const stress::RunSpec&, const SimConfig&);
+
+SimRunFn find_sim_runner(const std::string& mutant) {
+  static const std::map<std::string, SimRunFn> runners = {
+      {"none", &sim_run_one<stress::mutants::NoMutants>},
+      {"no_gate5", &sim_run_one<stress::mutants::NoGate5>},
+      {"no_gate5_narrow_jec", &sim_run_one<stress::mutants::NoGate5NarrowJec>},
+      {"no_inject_fence", &sim_run_one<stress::mutants::NoInjectFence>},
+      {"no_sleep_fence", &sim_run_one<stress::mutants::NoSleepFence>},
+      {"late_is_blocked_lock", &sim_run_one<stress::mutants::LateIsBlockedLock>},
+      {"gate5_ignores_broadcasts", &sim_run_one<stress::mutants::Gate5IgnoresBroadcasts>},
+      {"cross_latch_no_keepalive", &sim_run_one<stress::mutants::CrossLatchNoKeepAlive>},
+      {"cross_is_cold", &sim_run_one<stress::mutants::CrossIsCold>},
+      {"self_install_blocks", &sim_run_one<stress::mutants::SelfInstallBlocks>},
+      {"latch_set_no_wake", &sim_run_one<stress::mutants::LatchSetNoWake>},
+      {"terminate_no_wake", &sim_run_one<stress::mutants::TerminateNoWake>},
+      {"lock_latch_set_outside_mutex", &sim_run_one<stress::mutants::LockLatchSetOutsideMutex>},
+      {"cold_latch_no_reset", &sim_run_one<stress::mutants::ColdLatchNoReset>},
+      {"spawn_no_terminate_count", &sim_run_one<stress::mutants::SpawnNoTerminateCount>},
+      {"is_sleepy_always_true", &sim_run_one<stress::mutants::IsSleepyAlwaysTrue>},
+      {"jec_carry", &sim_run_one<stress::mutants::JecCarry>},
+      {"narrow_jec", &sim_run_one<stress::mutants::NarrowJec>},
+      {"core_latch_set_seqcst", &sim_run_one<stress::mutants::CoreLatchSetSeqCst>},
+  };
+  auto it = runners.find(mutant);
+  return it == runners.end() ? nullptr : it->second;
+}
+
+}  // namespace wsstress::sim

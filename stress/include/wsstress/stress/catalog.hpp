@@ -60,6 +60,8 @@ struct MutantInfo {
   std::string stress;    // what the real-thread engine can do with it
   Expect stress_expect = Expect::Catch;
   bool negative_control = false;  // expected harmless
+  Expect sim_sc_expect = Expect::Maybe;   // set in catalog.cpp from measurements
+  Expect sim_tso_expect = Expect::Maybe;
 };
 
 const std::vector<MutantInfo>& mutant_catalog();

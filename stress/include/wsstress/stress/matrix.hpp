@@ -14,7 +14,8 @@
 namespace wsstress::stress {
 
 struct MatrixSpec {
-  std::string engine = "stress";
+  std::string engine = "stress";  // stress, sim-sc, sim-tso
+  std::size_t sim_iterations = 3;
   double budget_s = 60;          // per mutant
   double hang_timeout_s = 2;     // no progress for this long in a child = a hang
   RunSpec base;                  // threads, pools, iterations, noise for every child

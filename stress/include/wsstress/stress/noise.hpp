@@ -55,6 +55,8 @@ class WorkerTable {
   void release(WorkerSlot* slot);
   // Calls f(slot) for each slot in use, under the table's lock.
   void for_each(const std::function<void(const WorkerSlot&)>& f);
+  // Marks every slot free (the simulator, between runs).
+  void clear();
 
  private:
   std::mutex m_;

@@ -69,10 +69,12 @@ class LiveState {
   bool is_tracked(const void* registry);
   void untrack_pool(int id);
 
-  // What outside thread `slot` is doing (nullptr: nothing blocking).
-  int register_thread(std::string name);
-  void set_status(int slot, const char* what) noexcept;
-  void unregister_thread(int slot);
+  // What an outside thread is doing (nullptr: nothing blocking). A slot's
+  // address is stable, so its owner updates it without taking the lock.
+  struct ThreadSlot;
+  ThreadSlot* register_thread(std::string name);
+  static void set_status(ThreadSlot* slot, const char* what) noexcept;
+  void unregister_thread(ThreadSlot* slot);
 
   std::string dump_pools();
   std::string dump_threads();
@@ -85,16 +87,16 @@ class LiveState {
     const void* registry;
     std::function<std::string()> dump;
   };
-  struct Thread {
-    std::string name;
-    std::atomic<const char*> what{nullptr};
-    std::atomic<bool> in_use{false};
-    std::chrono::steady_clock::time_point since;
-  };
   std::mutex m_;
   std::vector<Tracked> pools_;
-  std::vector<std::unique_ptr<Thread>> threads_;
+  std::vector<std::unique_ptr<ThreadSlot>> threads_;
   int next_id_ = 0;
+};
+
+struct LiveState::ThreadSlot {
+  std::string name;  // written under LiveState's lock
+  std::atomic<const char*> what{nullptr};
+  std::atomic<bool> in_use{false};
 };
 
 // Outside threads and sleeps, for real threads; the simulator specialises it.
@@ -171,10 +173,10 @@ class Ctx {
    public:
     explicit ThreadStatus(std::string name) : slot_(LiveState::get().register_thread(std::move(name))) {}
     ~ThreadStatus() { LiveState::get().unregister_thread(slot_); }
-    void set(const char* what) noexcept { LiveState::get().set_status(slot_, what); }
+    void set(const char* what) noexcept { LiveState::set_status(slot_, what); }
 
    private:
-    int slot_;
+    LiveState::ThreadSlot* slot_;
   };
 
  private:

@@ -1,0 +1,117 @@
+// The simulator engine over the scenarios: one run (a scenario, a seed, a
+// strategy, a memory model, a mutant), the bounded depth-first search, the
+// reproducer file, and the shrinker.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "wsstress/sim/sim.hpp"
+#include "wsstress/stress/campaign.hpp"
+#include "wsstress/stress/scenarios.hpp"
+
+namespace wsstress::sim {
+
+using SimRunFn = SimResult (*)(const stress::RunSpec& spec, const SimConfig& config);
+
+// The simulator runner of a catalog mutant ("none": the clean pool), or null.
+SimRunFn find_sim_runner(const std::string& mutant);
+
+template <class M>
+SimResult sim_run_one(const stress::RunSpec& spec, const SimConfig& config) {
+  return simulate(config, [&]() -> stress::Verdict {
+    stress::Ctx<SimPlatform, M> c(spec, config.seed);
+    try {
+      if (!stress::Scenarios<SimPlatform, M>::run(c, spec.scenario)) {
+        return stress::Verdict{stress::VerdictKind::Internal, "unknown scenario '" + spec.scenario + "'", {}};
+      }
+    } catch (const stress::Thrown& t) {
+      return stress::Verdict{stress::VerdictKind::Bug,
+                             "an exception thrown by a job (id " + std::to_string(t.id) + ") escaped the scenario", {}};
+    } catch (const std::exception& e) {
+      return stress::Verdict{stress::VerdictKind::Bug, std::string("unexpected exception from the pool: ") + e.what(),
+                             {}};
+    }
+    return c.verdict();
+  });
+}
+
+// ---- bounded depth-first search ----
+
+struct DfsReport {
+  std::uint64_t executions = 0;
+  std::uint64_t steps = 0;
+  bool exhausted = false;          // every schedule within the bound was run
+  std::optional<SimResult> failure;
+  SimConfig failing_config;        // with `forced` = the failing schedule
+};
+
+// Explores every schedule with at most config.preemption_bound preemptions
+// (a switch away from a runnable fiber, or a TSO flush), until one fails, the
+// space is exhausted, or a limit is hit.
+DfsReport dfs_explore(SimRunFn run, const stress::RunSpec& spec, SimConfig config, std::uint64_t max_executions,
+                      double max_seconds);
+
+// ---- reproducer files ----
+
+struct Repro {
+  stress::RunSpec spec;
+  SimConfig config;                // seed, strategy, memory, knobs; `forced` = the schedule
+  std::string verdict;             // what the recorded run found
+  std::string message;
+  std::uint64_t trace_hash = 0;
+};
+
+std::string write_repro(const Repro& r);
+// Parses a reproducer; on failure returns nullopt and a one-line `error`.
+std::optional<Repro> read_repro(const std::string& text, std::string& error);
+
+// ---- shrinking ----
+
+struct ShrinkReport {
+  Repro before, after;
+  std::uint64_t attempts = 0;
+  std::size_t preemptions_before = 0, preemptions_after = 0;
+};
+
+// Minimises a failing reproducer: the program (iterations, threads, pools)
+// and the schedule (shorter, fewer preemptions), keeping only changes under
+// which the run still fails the same way.
+ShrinkReport shrink(const Repro& failing);
+
+// Counts a schedule's preemptions (decisions other than the default).
+std::size_t count_preemptions(SimRunFn run, const Repro& r);
+
+// ---- a campaign: seeds (one shard of them) in the simulator ----
+
+struct SimCampaignSpec {
+  stress::CampaignSpec base;           // scenario, mutant, sizes, seeds, shard, budget
+  SimConfig config;                    // strategy, memory model, knobs (seed set per run)
+  std::uint64_t max_executions = 100000;  // DFS: per seed
+};
+
+struct SimFailure {
+  std::uint64_t seed = 0;
+  SimResult result;
+  Repro repro;
+  double at_seconds = 0;
+};
+
+struct SimCampaignReport {
+  SimCampaignSpec spec;
+  std::uint64_t seeds_planned = 0, runs = 0;
+  std::uint64_t executions = 0;        // simulated executions (DFS runs many per seed)
+  std::uint64_t steps = 0;             // scheduling points, all executions
+  bool dfs_exhausted = true;           // DFS: every seed's space explored within bound
+  double elapsed_s = 0;
+  bool budget_exhausted = false;
+  std::vector<SimFailure> failures;
+  stress::VerdictKind overall() const;
+};
+
+SimCampaignReport run_sim_campaign(const SimCampaignSpec& spec,
+                                   const std::function<void(std::uint64_t, std::uint64_t, double)>& progress);
+
+}  // namespace wsstress::sim

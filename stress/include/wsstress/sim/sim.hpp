@@ -1,0 +1,281 @@
+// The deterministic simulator: SimPlatform runs every pool thread, and every
+// outside thread of a scenario, as a Boost.Context fiber on one OS thread.
+// Every atomic operation, fence, mutex and condvar operation, yield and thread
+// start is a scheduling point at which the Scheduler's strategy (seeded random
+// walk, PCT, or a bounded depth-first search) picks the fiber that runs next,
+// so a seed fixes one interleaving and a recorded schedule replays it exactly.
+//
+// Memory: sequentially consistent, or x86-TSO - each fiber has a FIFO store
+// buffer; its loads read its own newest buffered store first; RMWs, SeqCst
+// stores and fences, lock operations and blocking calls drain it; and the
+// strategy may flush one buffered store of any fiber at any scheduling point.
+// That is what lets the store->load reorderings the sleep handshake's SeqCst
+// fences exist for actually happen here.
+//
+// A run ends passed, or with a lost wake-up (no fiber can run while some have
+// not finished), a livelock (the step budget ran out), a broken pool
+// invariant, or a failed scenario oracle.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <system_error>
+#include <type_traits>
+#include <typeindex>
+#include <vector>
+
+#include "wsstress/pool/platform/concept.hpp"
+#include "wsstress/pool/trace.hpp"
+#include "wsstress/stress/scenario.hpp"
+
+namespace wsstress::sim {
+
+using pool::Event;
+using pool::SrcLoc;
+
+enum class MemoryModel { SC, TSO };
+enum class Strategy { Random, PCT, DFS };
+const char* to_string(MemoryModel m) noexcept;
+const char* to_string(Strategy s) noexcept;
+
+// What a scheduling point does, for traces.
+enum class Op : std::uint8_t {
+  Load, Store, Rmw, Fence, Lock, Unlock, Wait, Notify, Yield, Start, Exit, Join, Sleep, Flush, Event,
+  Wake  // trace only: the fiber made fiber `detail` runnable
+};
+const char* to_string(Op op) noexcept;
+
+struct SimConfig {
+  std::uint64_t seed = 0;
+  Strategy strategy = Strategy::Random;
+  MemoryModel memory = MemoryModel::SC;
+  unsigned pct_depth = 3;                 // PCT: d (priority change points + 1)
+  std::uint64_t pct_steps = 20000;        // PCT: k, the steps change points are drawn from
+  unsigned preemption_bound = 2;          // DFS: preemptions per execution
+  std::uint64_t step_budget = 5'000'000;  // more scheduling points = a livelock
+  unsigned flush_percent = 30;            // TSO: chance to flush a store buffer at a point
+  unsigned spurious_wakeup_per_mille = 5; // chance a condvar waiter wakes spuriously
+  std::vector<std::uint32_t> forced;      // a recorded schedule to follow (replay)
+  bool record_trace = false;              // keep every point (for --trace / --trace-out)
+};
+
+// One scheduling point as recorded in a trace.
+struct TracePoint {
+  std::uint64_t step;
+  std::uint32_t fiber;
+  Op op;
+  const char* file;
+  unsigned line;
+  std::uint64_t detail;  // the event kind, or the address operated on
+};
+
+struct FiberInfo {
+  std::uint32_t id;
+  std::string name;
+  std::string state;  // runnable, blocked on mutex ..., finished
+  const char* file = "";
+  unsigned line = 0;
+};
+
+struct SimResult {
+  stress::Verdict verdict;
+  std::uint64_t steps = 0;
+  std::uint64_t trace_hash = 0;
+  std::vector<std::uint32_t> schedule;  // every choice made, for the reproducer
+  std::vector<TracePoint> trace;        // with record_trace
+  std::vector<std::string> fiber_names;
+  std::string divergence;               // replay only: where the run left its schedule
+  // DFS only: per decision, its alternatives, the non-preemptive default first.
+  std::vector<std::vector<std::uint32_t>> decisions;
+};
+
+// Runs body() as the "main" fiber under a fresh scheduler until every fiber
+// has finished or the run fails.
+SimResult simulate(const SimConfig& config, const std::function<stress::Verdict()>& body);
+
+// ---- for the platform types: the scheduler in charge of the calling fiber ----
+
+namespace detail {
+void point(Op op, const void* addr, SrcLoc loc);
+void on_event(const Event& e, SrcLoc loc);
+[[noreturn]] void invariant_failed(const char* what, SrcLoc loc);
+bool tso();
+// TSO store buffer of the current fiber.
+bool buffered_load(const void* addr, std::uint64_t& bits);
+void buffer_store(void* addr, std::uint64_t bits, void (*apply)(void*, std::uint64_t));
+void drain();
+// Mutex / condvar / thread primitives.
+void mutex_lock(void* m, SrcLoc loc);
+void mutex_unlock(void* m, SrcLoc loc);
+void cond_wait(void* cv, void* m, SrcLoc loc);
+void cond_notify(void* cv, bool all, SrcLoc loc);
+std::uint32_t spawn(std::string name, std::function<void()> body);
+void join(std::uint32_t fiber);
+void sleep_ns(std::uint64_t ns);
+void* tls(std::type_index key, void* (*make)(), void (*destroy)(void*));
+std::uint64_t next_seed();
+}  // namespace detail
+
+// An atomic whose every operation is a scheduling point. Values are kept as
+// raw bits so a TSO store buffer can hold them (T must fit 64 bits).
+template <class T>
+class SimAtomic {
+  static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 8, "SimAtomic holds up to 64-bit values");
+
+ public:
+  SimAtomic() noexcept : value_() {}
+  SimAtomic(T v) noexcept : value_(v) {}  // NOLINT: mirrors std::atomic
+  SimAtomic(const SimAtomic&) = delete;
+  SimAtomic& operator=(const SimAtomic&) = delete;
+
+  T load(std::memory_order, SrcLoc loc = SrcLoc::here()) const noexcept {
+    detail::point(Op::Load, this, loc);
+    std::uint64_t bits;
+    if (detail::tso() && detail::buffered_load(this, bits)) return from_bits(bits);
+    return value_;
+  }
+  void store(T v, std::memory_order order, SrcLoc loc = SrcLoc::here()) noexcept {
+    detail::point(Op::Store, this, loc);
+    if (detail::tso() && order != std::memory_order_seq_cst) {
+      detail::buffer_store(const_cast<SimAtomic*>(this), to_bits(v), &apply);
+    } else {
+      if (detail::tso()) detail::drain();
+      value_ = v;
+    }
+  }
+  T exchange(T v, std::memory_order, SrcLoc loc = SrcLoc::here()) noexcept {
+    rmw(loc);
+    T old = value_;
+    value_ = v;
+    return old;
+  }
+  bool compare_exchange_strong(T& expected, T desired, std::memory_order, std::memory_order,
+                               SrcLoc loc = SrcLoc::here()) noexcept {
+    rmw(loc);
+    if (std::memcmp(&value_, &expected, sizeof(T)) == 0) {
+      value_ = desired;
+      return true;
+    }
+    expected = value_;
+    return false;
+  }
+  bool compare_exchange_weak(T& expected, T desired, std::memory_order s, std::memory_order f,
+                             SrcLoc loc = SrcLoc::here()) noexcept {
+    return compare_exchange_strong(expected, desired, s, f, loc);
+  }
+  T fetch_add(T v, std::memory_order, SrcLoc loc = SrcLoc::here()) noexcept {
+    rmw(loc);
+    T old = value_;
+    value_ = static_cast<T>(old + v);
+    return old;
+  }
+  T fetch_sub(T v, std::memory_order, SrcLoc loc = SrcLoc::here()) noexcept {
+    rmw(loc);
+    T old = value_;
+    value_ = static_cast<T>(old - v);
+    return old;
+  }
+
+ private:
+  void rmw(SrcLoc loc) const noexcept {
+    detail::point(Op::Rmw, this, loc);
+    if (detail::tso()) detail::drain();  // a locked instruction drains the buffer
+  }
+  static std::uint64_t to_bits(T v) noexcept {
+    std::uint64_t b = 0;
+    std::memcpy(&b, &v, sizeof(T));
+    return b;
+  }
+  static T from_bits(std::uint64_t b) noexcept {
+    T v;
+    std::memcpy(&v, &b, sizeof(T));
+    return v;
+  }
+  static void apply(void* self, std::uint64_t bits) noexcept {
+    static_cast<SimAtomic*>(self)->value_ = from_bits(bits);
+  }
+
+  mutable T value_;
+};
+
+class SimMutex {
+ public:
+  void lock(SrcLoc loc = SrcLoc::here()) { detail::mutex_lock(this, loc); }
+  void unlock(SrcLoc loc = SrcLoc::here()) { detail::mutex_unlock(this, loc); }
+  bool try_lock(SrcLoc loc = SrcLoc::here());
+  std::uint32_t owner = 0;  // fiber id + 1; 0: free (managed by the scheduler)
+};
+
+class SimCondVar {
+ public:
+  void wait(std::unique_lock<SimMutex>& lock, SrcLoc loc = SrcLoc::here()) {
+    detail::cond_wait(this, lock.mutex(), loc);
+  }
+  void notify_one(SrcLoc loc = SrcLoc::here()) { detail::cond_notify(this, false, loc); }
+  void notify_all(SrcLoc loc = SrcLoc::here()) { detail::cond_notify(this, true, loc); }
+};
+
+struct SimPlatform {
+  template <class T>
+  using Atomic = SimAtomic<T>;
+  using Mutex = SimMutex;
+  using CondVar = SimCondVar;
+
+  static constexpr bool kTraced = true;
+  static constexpr bool kCheckInvariants = true;
+
+  static void fence(std::memory_order order, SrcLoc loc = SrcLoc::here()) noexcept {
+    detail::point(Op::Fence, nullptr, loc);
+    if (order == std::memory_order_seq_cst && detail::tso()) detail::drain();
+  }
+  static void yield_now(SrcLoc loc = SrcLoc::here()) noexcept {
+    detail::point(Op::Yield, nullptr, loc);
+    if (detail::tso()) detail::drain();  // a system call
+  }
+  template <class Tag, class T>
+  static T& thread_local_slot() noexcept {
+    return *static_cast<T*>(detail::tls(std::type_index(typeid(std::pair<Tag*, T*>)),
+                                        [] { return static_cast<void*>(new T{}); },
+                                        [](void* p) { delete static_cast<T*>(p); }));
+  }
+  static std::uint64_t next_rng_seed() noexcept { return detail::next_seed(); }
+  static std::size_t default_num_threads() noexcept { return 2; }
+  static void on_event(const Event& e, SrcLoc loc) noexcept { detail::on_event(e, loc); }
+  [[noreturn]] static void invariant_failed(const char* what, SrcLoc loc) noexcept {
+    detail::invariant_failed(what, loc);
+  }
+  template <class F>
+  static std::error_code spawn_thread(const pool::ThreadOptions& options, F&& body) {
+    auto shared = std::make_shared<std::decay_t<F>>(std::forward<F>(body));
+    detail::spawn(options.name.value_or("worker"), [shared] { (*shared)(); });
+    return {};
+  }
+};
+
+static_assert(pool::Platform<SimPlatform>);
+
+}  // namespace wsstress::sim
+
+namespace wsstress::stress {
+
+// Outside threads and sleeps in the simulator: fibers and virtual time.
+template <>
+struct Env<sim::SimPlatform> {
+  using Thread = std::uint32_t;
+  template <class F>
+  static Thread start(F&& f) {
+    auto shared = std::make_shared<std::decay_t<F>>(std::forward<F>(f));
+    return sim::detail::spawn("outside", [shared] { (*shared)(); });
+  }
+  static void join(Thread& t) { sim::detail::join(t); }
+  static void sleep_us(std::uint64_t us) { sim::detail::sleep_ns(us * 1000); }
+  static void yield() { sim::SimPlatform::yield_now(); }
+};
+
+}  // namespace wsstress::stress
