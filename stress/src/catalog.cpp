@@ -65,6 +65,12 @@ const std::vector<MutantInfo>& mutant_catalog() {
       {"jec_carry", "908e137 (2020-04), e768237 (2020-09, #797)",
        "the JEC increment carries out of its field into the sleeping-thread count", "join",
        "caught by the counter invariants", Expect::Catch, false},
+      {"deque_pop_no_fence", "Le, Pop, Cohen, Zappa Nardelli (PPoPP 2013): the fence in take()",
+       "the owner's pop reads `front` before its store of `back` is visible: owner and thief both take the last "
+       "job, which runs twice",
+       "join", "a store->load reordering: x86 shows it only rarely on real threads; the TSO simulator's store buffer "
+       "shows it",
+       Expect::Maybe, false},
       {"narrow_jec", "model knob (1-bit JEC)",
        "none expected: gate 5 and the SeqCst fences cover a JEC that rolls over", "inject",
        "negative control: must pass", Expect::Pass, true},

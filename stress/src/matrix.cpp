@@ -61,10 +61,12 @@ MatrixReport run_matrix(const MatrixSpec& spec, const std::function<void(const M
               std::to_string(spec.base.iterations), "--noise", std::to_string(spec.base.noise), "--json", json,
               "--quiet"};
     } else {
-      // sim-sc / sim-tso: the simulator, random walk, the given memory model.
+      // sim-sc / sim-tso: the simulator with PCT (it finds the deep orderings
+      // lost wake-ups need much sooner than a uniform random walk), under the
+      // given memory model.
       args = {spec.self, "sim", "--scenario", m.scenario, "--mutant", m.name, "--seeds", "0..1000000000",
               "--max-seconds", fmt(spec.budget_s), "--memory", spec.engine == "sim-tso" ? "tso" : "sc",
-              "--strategy", "random", "--threads", std::to_string(spec.base.threads), "--pools",
+              "--strategy", "pct", "--threads", std::to_string(spec.base.threads), "--pools",
               std::to_string(spec.base.pools), "--iterations", std::to_string(spec.sim_iterations), "--json", json,
               "--repro", std::string(dir) + "/" + m.name + ".repro", "--quiet"};
     }

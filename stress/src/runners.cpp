@@ -25,6 +25,7 @@ extern template Verdict run_one<mutants::ColdLatchNoReset>(const RunSpec&, std::
 extern template Verdict run_one<mutants::SpawnNoTerminateCount>(const RunSpec&, std::uint64_t);
 extern template Verdict run_one<mutants::IsSleepyAlwaysTrue>(const RunSpec&, std::uint64_t);
 extern template Verdict run_one<mutants::JecCarry>(const RunSpec&, std::uint64_t);
+extern template Verdict run_one<mutants::DequePopNoFence>(const RunSpec&, std::uint64_t);
 extern template Verdict run_one<mutants::NarrowJec>(const RunSpec&, std::uint64_t);
 extern template Verdict run_one<mutants::CoreLatchSetSeqCst>(const RunSpec&, std::uint64_t);
 
@@ -47,6 +48,7 @@ RunFn find_runner(const std::string& mutant) {
       {"spawn_no_terminate_count", &run_one<mutants::SpawnNoTerminateCount>},
       {"is_sleepy_always_true", &run_one<mutants::IsSleepyAlwaysTrue>},
       {"jec_carry", &run_one<mutants::JecCarry>},
+      {"deque_pop_no_fence", &run_one<mutants::DequePopNoFence>},
       {"narrow_jec", &run_one<mutants::NarrowJec>},
       {"core_latch_set_seqcst", &run_one<mutants::CoreLatchSetSeqCst>},
   };
@@ -75,6 +77,7 @@ extern template SimResult sim_run_one<stress::mutants::ColdLatchNoReset>(const s
 extern template SimResult sim_run_one<stress::mutants::SpawnNoTerminateCount>(const stress::RunSpec&, const SimConfig&);
 extern template SimResult sim_run_one<stress::mutants::IsSleepyAlwaysTrue>(const stress::RunSpec&, const SimConfig&);
 extern template SimResult sim_run_one<stress::mutants::JecCarry>(const stress::RunSpec&, const SimConfig&);
+extern template SimResult sim_run_one<stress::mutants::DequePopNoFence>(const stress::RunSpec&, const SimConfig&);
 extern template SimResult sim_run_one<stress::mutants::NarrowJec>(const stress::RunSpec&, const SimConfig&);
 extern template SimResult sim_run_one<stress::mutants::CoreLatchSetSeqCst>(const stress::RunSpec&, const SimConfig&);
 
@@ -97,6 +100,7 @@ SimRunFn find_sim_runner(const std::string& mutant) {
       {"spawn_no_terminate_count", &sim_run_one<stress::mutants::SpawnNoTerminateCount>},
       {"is_sleepy_always_true", &sim_run_one<stress::mutants::IsSleepyAlwaysTrue>},
       {"jec_carry", &sim_run_one<stress::mutants::JecCarry>},
+      {"deque_pop_no_fence", &sim_run_one<stress::mutants::DequePopNoFence>},
       {"narrow_jec", &sim_run_one<stress::mutants::NarrowJec>},
       {"core_latch_set_seqcst", &sim_run_one<stress::mutants::CoreLatchSetSeqCst>},
   };

@@ -473,8 +473,7 @@ class Scheduler {
       ++vtime_;
       resume(fibers_[a->fiber].get());
       if (steps_ >= cfg_.step_budget && !failure_) {
-        fail(Verdict{VerdictKind::Hang,
-                     "livelock: " + std::to_string(steps_) + " scheduling points without finishing", state_dump()});
+        fail(Verdict{VerdictKind::Hang, livelock_message(), state_dump()});
         return;
       }
     }
@@ -576,6 +575,30 @@ class Scheduler {
   }
 
   // ---- reports ----
+
+  // A run out of steps is a livelock, unless every fiber not sleeping in
+  // virtual time is blocked for good: then the sleepers are only polling
+  // (e.g. waiting for workers to exit) and the real finding is the wake-up
+  // that the blocked ones never got.
+  std::string livelock_message() {
+    int blocked = 0, polling = 0, runnable = 0;
+    for (auto& f : fibers_) {
+      switch (f->state) {
+        case State::BlockedMutex:
+        case State::BlockedCond:
+        case State::BlockedJoin: ++blocked; break;
+        case State::Sleeping: ++polling; break;
+        case State::Runnable: ++runnable; break;
+        case State::Done: break;
+      }
+    }
+    const std::string steps = std::to_string(steps_) + " scheduling points";
+    if (blocked > 0 && runnable == 0) {
+      return "lost wake-up: " + std::to_string(blocked) + " fiber(s) blocked for good while " +
+             std::to_string(polling) + " poll in virtual time (" + steps + " without finishing)";
+    }
+    return "livelock: " + steps + " without finishing";
+  }
 
   std::string alive_count() {
     int n = 0;

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "wsstress/pool/job.hpp"
+#include "wsstress/pool/mutants.hpp"
 
 namespace wsstress::pool {
 
@@ -33,7 +34,7 @@ struct Steal {
   JobRef job;
 };
 
-template <class P>
+template <class P, class M = NoMutants>
 class Deque {
   template <class T>
   using Atomic = typename P::template Atomic<T>;
@@ -93,7 +94,7 @@ class Deque {
     back_.store(b, std::memory_order_release);
     // The owner's store of `back` and a thief's load of it must not both miss the
     // other's write to `front`/`back`: this fence pairs with the one in steal().
-    P::fence(std::memory_order_seq_cst);
+    if constexpr (!M::kDequePopNoFence) P::fence(std::memory_order_seq_cst);
     f = front_.load(std::memory_order_relaxed);
     const std::int64_t len = b - f;
     if (len < 0) {

@@ -22,6 +22,10 @@ struct NoMutants {
   static constexpr unsigned kJecBits = 0;
   // Put the JEC in the low bits, below the thread counters (requires kJecBits).
   static constexpr bool kJecBelowCounters = false;
+  // Idle rounds (each a search and a yield) before announcing sleepy: rayon's
+  // ROUNDS_UNTIL_SLEEPY. The simulator shortens it so that its schedules reach
+  // the sleep handshake often; the gates themselves are unchanged.
+  static constexpr unsigned kRoundsUntilSleepy = 32;
 
   // ---- bugs (each false in production) ----
 
@@ -61,6 +65,10 @@ struct NoMutants {
   // The JEC increment is not masked to its field, so it carries into the next
   // one (908e137 / e768237); only visible with a narrow JEC below the counters.
   static constexpr bool kJecIncrementCarries = false;
+  // The owner's pop skips the SeqCst fence between its store of `back` and its
+  // load of `front` (Lê et al. 2013's take()): under TSO the store waits in the
+  // store buffer, and the owner and a thief can both take the last job.
+  static constexpr bool kDequePopNoFence = false;
   // CoreLatch::set uses SeqCst instead of AcqRel (6b1367f, 2026: judged an
   // oversight, never shown to fail). A negative control: expected harmless.
   static constexpr bool kCoreLatchSetSeqCst = false;

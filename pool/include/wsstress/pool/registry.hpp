@@ -167,7 +167,7 @@ class WorkerThread {
   void execute(JobRef job) noexcept { job.execute(); }
 
   // ---- introspection for state dumps ----
-  const Deque<P>& local_deque() const noexcept { return worker_; }
+  const Deque<P, M>& local_deque() const noexcept { return worker_; }
 
  private:
   static WorkerThread*& current_slot() noexcept {
@@ -180,8 +180,8 @@ class WorkerThread {
   void wait_until_cold(CoreLatch<P, M>& latch) noexcept;
   JobRef steal() noexcept;
 
-  Deque<P>& worker_;
-  Deque<P>& broadcast_;
+  Deque<P, M>& worker_;
+  Deque<P, M>& broadcast_;
   JobFifo<P> fifo_;
   std::size_t index_;
   XorShift64Star rng_;
@@ -330,8 +330,8 @@ class Registry {
 
   // ---- introspection for state dumps ----
   std::size_t injector_len() const noexcept { return injected_jobs_.len_relaxed(); }
-  const Deque<P>& deque(std::size_t i) const noexcept { return *deques_[i]; }
-  const Deque<P>& broadcast_queue(std::size_t i) const noexcept { return *broadcasts_[i]; }
+  const Deque<P, M>& deque(std::size_t i) const noexcept { return *deques_[i]; }
+  const Deque<P, M>& broadcast_queue(std::size_t i) const noexcept { return *broadcasts_[i]; }
   std::size_t terminate_count() const noexcept { return terminate_count_.load(std::memory_order_relaxed); }
 
   // The global registry, built with the default builder on first use; throws
@@ -366,9 +366,9 @@ class Registry {
   Atomic<std::size_t> refs_;
   const std::size_t n_threads_;
   std::unique_ptr<ThreadInfo[]> thread_infos_;
-  std::vector<std::unique_ptr<Deque<P>>> deques_;
+  std::vector<std::unique_ptr<Deque<P, M>>> deques_;
   // Pushed by any thread under broadcasts_mutex_, stolen by their worker.
-  std::vector<std::unique_ptr<Deque<P>>> broadcasts_;
+  std::vector<std::unique_ptr<Deque<P, M>>> broadcasts_;
   Mutex broadcasts_mutex_;
   Sleep<P, M> sleep_;
   Injector<P> injected_jobs_;
@@ -387,12 +387,12 @@ template <class P, class M>
 Registry<P, M>::Registry(std::size_t n_threads, Builder& builder)
     : refs_(1), n_threads_(n_threads), thread_infos_(std::make_unique<ThreadInfo[]>(n_threads)),
       sleep_(n_threads, this), terminate_count_(1) {
-  const auto flavor = builder.get_breadth_first() ? Deque<P>::Flavor::Fifo : Deque<P>::Flavor::Lifo;
+  const auto flavor = builder.get_breadth_first() ? Deque<P, M>::Flavor::Fifo : Deque<P, M>::Flavor::Lifo;
   deques_.reserve(n_threads);
   broadcasts_.reserve(n_threads);
   for (std::size_t i = 0; i < n_threads; ++i) {
-    deques_.push_back(std::make_unique<Deque<P>>(flavor));
-    broadcasts_.push_back(std::make_unique<Deque<P>>(Deque<P>::Flavor::Fifo));
+    deques_.push_back(std::make_unique<Deque<P, M>>(flavor));
+    broadcasts_.push_back(std::make_unique<Deque<P, M>>(Deque<P, M>::Flavor::Fifo));
   }
   panic_handler_ = builder.take_panic_handler();
   start_handler_ = builder.take_start_handler();

@@ -19,8 +19,17 @@ using SimRunFn = SimResult (*)(const stress::RunSpec& spec, const SimConfig& con
 // The simulator runner of a catalog mutant ("none": the clean pool), or null.
 SimRunFn find_sim_runner(const std::string& mutant);
 
+// The simulator runs every mutant with a two-round idle spin instead of 32:
+// the sleep protocol and its gates are the same, and a schedule reaches them
+// in tens of steps instead of hundreds.
 template <class M>
+struct ShortSpin : M {
+  static constexpr unsigned kRoundsUntilSleepy = 2;
+};
+
+template <class M0>
 SimResult sim_run_one(const stress::RunSpec& spec, const SimConfig& config) {
+  using M = ShortSpin<M0>;
   return simulate(config, [&]() -> stress::Verdict {
     stress::Ctx<SimPlatform, M> c(spec, config.seed);
     try {

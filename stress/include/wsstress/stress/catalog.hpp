@@ -39,6 +39,7 @@ struct JecCarry : NoMutants {
   static constexpr bool kJecBelowCounters = true;
   static constexpr bool kJecIncrementCarries = true;
 };
+struct DequePopNoFence : NoMutants { static constexpr bool kDequePopNoFence = true; };
 // Negative controls: expected harmless.
 struct NarrowJec : NoMutants { static constexpr unsigned kJecBits = 1; };
 struct CoreLatchSetSeqCst : NoMutants { static constexpr bool kCoreLatchSetSeqCst = true; };

@@ -54,8 +54,8 @@ struct IdleState {
     jobs_counter = JobsEventCounter::dummy();
   }
   // Back to just before announcing sleepy: one more search, then sleep again.
-  void wake_partly() noexcept {
-    rounds = ROUNDS_UNTIL_SLEEPY;
+  void wake_partly(std::uint32_t rounds_until_sleepy = ROUNDS_UNTIL_SLEEPY) noexcept {
+    rounds = rounds_until_sleepy;
     jobs_counter = JobsEventCounter::dummy();
   }
 };
@@ -66,6 +66,9 @@ enum class SleepPhase { Active, Idle, Sleepy, Sleeping };
 template <class P, class M = NoMutants>
 class Sleep {
   using Mutex = typename P::Mutex;
+  // rayon's 32 and 33; a model may shorten the idle spin (M::kRoundsUntilSleepy).
+  static constexpr std::uint32_t kRoundsUntilSleepy = M::kRoundsUntilSleepy;
+  static constexpr std::uint32_t kRoundsUntilSleeping = kRoundsUntilSleepy + 1;
 
  public:
   using CountersT = AtomicCounters<P, M>;
@@ -93,20 +96,20 @@ class Sleep {
   template <class HasInjectedJobs>
   void no_work_found(IdleState& idle_state, CoreLatch<P, M>& latch, HasInjectedJobs&& has_injected_jobs) {
     trace<P>([&] { return ev(EventKind::ThreadIdleRound, idle_state.worker_index, idle_state.rounds); });
-    if (idle_state.rounds < ROUNDS_UNTIL_SLEEPY) {
+    if (idle_state.rounds < kRoundsUntilSleepy) {
       P::yield_now();
       idle_state.rounds += 1;
-    } else if (idle_state.rounds == ROUNDS_UNTIL_SLEEPY) {
+    } else if (idle_state.rounds == kRoundsUntilSleepy) {
       idle_state.jobs_counter = announce_sleepy(idle_state.worker_index);
       idle_state.rounds += 1;
       P::yield_now();
-    } else if (idle_state.rounds < ROUNDS_UNTIL_SLEEPING) {
+    } else if (idle_state.rounds < kRoundsUntilSleeping) {
       // Unreachable with SLEEPING = SLEEPY + 1; kept, as upstream keeps it, so
       // the constants can be moved apart.
       idle_state.rounds += 1;
       P::yield_now();
     } else {
-      WSSTRESS_CHECK(P, idle_state.rounds == ROUNDS_UNTIL_SLEEPING, "rounds past ROUNDS_UNTIL_SLEEPING");
+      WSSTRESS_CHECK(P, idle_state.rounds == kRoundsUntilSleeping, "rounds past ROUNDS_UNTIL_SLEEPING");
       sleep(idle_state, latch, has_injected_jobs);
     }
   }
@@ -217,7 +220,7 @@ class Sleep {
       WSSTRESS_CHECK(P, (idle_state.jobs_counter.as_u64() & 1) == 0, "sleeping without a sleepy (even) JEC");
       if (!(counters.jobs_counter() == idle_state.jobs_counter)) {
         trace<P>([&] { return ev(EventKind::ThreadSleepInterruptedByJob, worker_index); });
-        idle_state.wake_partly();
+        idle_state.wake_partly(kRoundsUntilSleepy);
         latch.wake_up();
         return;
       }

@@ -1,0 +1,248 @@
+// The simulator: one seed is one interleaving (the same trace hash twice, for
+// every scenario and both memory models), every strategy runs the clean pool,
+// TSO store buffers really delay stores, DFS covers a small space exhaustively,
+// and reproducers round-trip and reject bad input.
+#include <gtest/gtest.h>
+
+#include "wsstress/sim/engine.hpp"
+#include "wsstress/stress/catalog.hpp"
+
+namespace {
+using namespace wsstress;
+using sim::MemoryModel;
+using sim::SimConfig;
+using sim::Strategy;
+
+stress::RunSpec small(const std::string& scenario) {
+  stress::RunSpec s;
+  s.scenario = scenario;
+  s.threads = 2;
+  s.pools = 2;
+  s.iterations = 3;
+  return s;
+}
+
+struct Case {
+  std::string scenario;
+  MemoryModel memory;
+};
+
+class Determinism : public ::testing::TestWithParam<Case> {};
+
+TEST_P(Determinism, SameSeedSameTraceHashTwice) {
+  sim::SimRunFn run = sim::find_sim_runner("none");
+  for (std::uint64_t seed : {3u, 17u}) {
+    SimConfig c;
+    c.seed = seed;
+    c.memory = GetParam().memory;
+    sim::SimResult a = run(small(GetParam().scenario), c);
+    sim::SimResult b = run(small(GetParam().scenario), c);
+    ASSERT_EQ(a.verdict.kind, stress::VerdictKind::Pass) << a.verdict.message;
+    EXPECT_EQ(a.trace_hash, b.trace_hash);
+    EXPECT_EQ(a.schedule, b.schedule);
+    EXPECT_EQ(a.steps, b.steps);
+    EXPECT_GT(a.steps, 100u);
+    // A different seed is a different interleaving.
+    c.seed = seed + 1000;
+    EXPECT_NE(run(small(GetParam().scenario), c).trace_hash, a.trace_hash);
+  }
+}
+
+std::vector<Case> all_cases() {
+  std::vector<Case> v;
+  for (const std::string& s : stress::scenario_names()) {
+    v.push_back({s, MemoryModel::SC});
+    v.push_back({s, MemoryModel::TSO});
+  }
+  return v;
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryScenarioAndMemoryModel, Determinism, ::testing::ValuesIn(all_cases()),
+                         [](const auto& info) {
+                           return info.param.scenario + (info.param.memory == MemoryModel::SC ? "_sc" : "_tso");
+                         });
+
+TEST(Strategies, RandomAndPctPassTheCleanPool) {
+  sim::SimRunFn run = sim::find_sim_runner("none");
+  for (Strategy st : {Strategy::Random, Strategy::PCT}) {
+    for (std::uint64_t seed = 0; seed < 30; ++seed) {
+      SimConfig c;
+      c.seed = seed;
+      c.strategy = st;
+      sim::SimResult r = run(small("mixed"), c);
+      ASSERT_EQ(r.verdict.kind, stress::VerdictKind::Pass) << sim::to_string(st) << " seed " << seed << ": "
+                                                           << r.verdict.message;
+    }
+  }
+}
+
+TEST(Strategies, PctAndRandomScheduleDifferently) {
+  sim::SimRunFn run = sim::find_sim_runner("none");
+  SimConfig c;
+  c.seed = 5;
+  const auto random_hash = run(small("join"), c).trace_hash;
+  c.strategy = Strategy::PCT;
+  EXPECT_NE(run(small("join"), c).trace_hash, random_hash);
+}
+
+TEST(Strategies, DfsIsExhaustiveOnATinyProgram) {
+  stress::RunSpec s = small("join");
+  s.iterations = 1;
+  s.pools = 1;
+  SimConfig c;
+  c.seed = 1;
+  c.preemption_bound = 1;
+  sim::DfsReport d = sim::dfs_explore(sim::find_sim_runner("none"), s, c, 100000, 120);
+  EXPECT_TRUE(d.exhausted);
+  EXPECT_FALSE(d.failure.has_value());
+  EXPECT_GT(d.executions, 10u);
+  // A smaller bound explores strictly less (bound 0: the one non-preemptive
+  // schedule and its forced switches at blocking points).
+  c.preemption_bound = 0;
+  sim::DfsReport d0 = sim::dfs_explore(sim::find_sim_runner("none"), s, c, 100000, 120);
+  EXPECT_TRUE(d0.exhausted);
+  EXPECT_LT(d0.executions, d.executions);
+}
+
+TEST(Strategies, DfsFindsADeterministicDeadlock) {
+  stress::RunSpec s = small("cross");
+  s.mutant = "cross_is_cold";
+  s.threads = 1;
+  SimConfig c;
+  c.seed = 1;  // a program (seed) whose cross call calls back into the first pool
+  sim::DfsReport d = sim::dfs_explore(sim::find_sim_runner("cross_is_cold"), s, c, 1000, 60);
+  ASSERT_TRUE(d.failure.has_value());
+  EXPECT_EQ(d.failure->verdict.kind, stress::VerdictKind::Hang);
+  EXPECT_NE(d.failure->verdict.message.find("lost wake-up"), std::string::npos);
+}
+
+TEST(Memory, TsoBuffersStoresAndFlushesThem) {
+  sim::SimRunFn run = sim::find_sim_runner("none");
+  SimConfig c;
+  c.seed = 9;
+  c.memory = MemoryModel::TSO;
+  sim::SimResult r = run(small("inject"), c);
+  ASSERT_EQ(r.verdict.kind, stress::VerdictKind::Pass);
+  std::size_t flushes = 0;
+  for (std::uint32_t code : r.schedule) flushes += (code % 4) == 1;
+  EXPECT_GT(flushes, 0u) << "no store was ever delayed in a buffer";
+  c.memory = MemoryModel::SC;
+  sim::SimResult sc = run(small("inject"), c);
+  for (std::uint32_t code : sc.schedule) ASSERT_NE(code % 4, 1u) << "SC has no store buffers";
+}
+
+TEST(Detection, LostWakeUpIsReportedWithFiberStates) {
+  // One worker per pool and a cold (blocking) cross-pool call: a callback
+  // into the first pool finds its only worker blocked.
+  stress::RunSpec s = small("cross");
+  s.mutant = "cross_is_cold";
+  s.threads = 1;
+  SimConfig c;
+  sim::SimResult r{};
+  for (std::uint64_t seed = 0; seed < 50 && r.verdict.kind == stress::VerdictKind::Pass; ++seed) {
+    c.seed = seed;
+    r = sim::find_sim_runner(s.mutant)(s, c);
+  }
+  ASSERT_EQ(r.verdict.kind, stress::VerdictKind::Hang);
+  EXPECT_NE(r.verdict.message.find("lost wake-up"), std::string::npos);
+  EXPECT_NE(r.verdict.dump.find("fibers:"), std::string::npos);
+  EXPECT_NE(r.verdict.dump.find("blocked on a condvar"), std::string::npos);
+  EXPECT_NE(r.verdict.dump.find("counters: JEC"), std::string::npos);
+  EXPECT_NE(r.verdict.dump.find("last events:"), std::string::npos);
+}
+
+TEST(Detection, BlockedWorkersWhileMainPollsIsALostWakeUpNotALivelock) {
+  // Without the wake in terminate(), sleeping workers never see the
+  // termination latch while the scenario polls for their exit.
+  stress::RunSpec s = small("terminate");
+  s.mutant = "terminate_no_wake";
+  SimConfig c;
+  c.step_budget = 200000;
+  sim::SimResult r{};
+  for (std::uint64_t seed = 0; seed < 50 && r.verdict.kind == stress::VerdictKind::Pass; ++seed) {
+    c.seed = seed;
+    r = sim::find_sim_runner(s.mutant)(s, c);
+  }
+  ASSERT_EQ(r.verdict.kind, stress::VerdictKind::Hang);
+  EXPECT_NE(r.verdict.message.find("lost wake-up"), std::string::npos) << r.verdict.message;
+  EXPECT_NE(r.verdict.message.find("poll in virtual time"), std::string::npos) << r.verdict.message;
+}
+
+TEST(Detection, StepBudgetTurnsALivelockIntoAReport) {
+  SimConfig c;
+  c.step_budget = 2000;
+  sim::SimResult r = sim::find_sim_runner("none")(small("mixed"), c);
+  EXPECT_EQ(r.verdict.kind, stress::VerdictKind::Hang);
+  EXPECT_NE(r.verdict.message.find("livelock"), std::string::npos);
+}
+
+TEST(Repro, RoundTripsAndReplaysExactly) {
+  stress::RunSpec s = small("inject");
+  SimConfig c;
+  c.seed = 11;
+  c.memory = MemoryModel::TSO;
+  sim::SimResult r = sim::find_sim_runner("none")(s, c);
+  sim::Repro repro{s, c, "pass", "", r.trace_hash};
+  repro.config.forced = r.schedule;
+  std::string error;
+  auto back = sim::read_repro(sim::write_repro(repro), error);
+  ASSERT_TRUE(back.has_value()) << error;
+  EXPECT_EQ(back->config.forced, r.schedule);
+  EXPECT_EQ(back->trace_hash, r.trace_hash);
+  sim::SimResult again = sim::find_sim_runner("none")(back->spec, back->config);
+  EXPECT_EQ(again.trace_hash, r.trace_hash);
+  EXPECT_TRUE(again.divergence.empty());
+}
+
+TEST(Repro, BadFilesGetOneLineErrors) {
+  std::string error;
+  EXPECT_FALSE(sim::read_repro("hello\n", error));
+  EXPECT_NE(error.find("not a wsstress reproducer"), std::string::npos);
+  EXPECT_FALSE(sim::read_repro("wsstress-repro 7\nscenario join\n", error));
+  EXPECT_NE(error.find("version '7'"), std::string::npos);
+  const std::string good =
+      "wsstress-repro 1\nscenario join\nmutant none\nthreads 2\npools 2\niterations 1\nseed 1\nstrategy random\n"
+      "memory sc\npct-depth 3\npreemption-bound 2\nstep-budget 100000\nschedule 0 0 4\n";
+  EXPECT_TRUE(sim::read_repro(good, error)) << error;
+  EXPECT_FALSE(sim::read_repro(good.substr(0, good.find("schedule")), error));
+  EXPECT_NE(error.find("missing 'schedule'"), std::string::npos);
+  std::string bad = good;
+  bad.replace(bad.find("join"), 4, "juggle");
+  EXPECT_FALSE(sim::read_repro(bad, error));
+  EXPECT_NE(error.find("unknown scenario 'juggle'"), std::string::npos);
+  bad = good;
+  bad.replace(bad.find("mutant none"), 11, "mutant zap");
+  EXPECT_FALSE(sim::read_repro(bad, error));
+  EXPECT_NE(error.find("unknown mutant 'zap'"), std::string::npos);
+}
+
+TEST(Repro, AScheduleThatDoesNotFitSaysWhere) {
+  SimConfig c;
+  c.forced = {0, 0, 400};  // fiber 100 does not exist
+  sim::SimResult r = sim::find_sim_runner("none")(small("join"), c);
+  EXPECT_FALSE(r.divergence.empty());
+  EXPECT_NE(r.divergence.find("decision 2"), std::string::npos);
+}
+
+TEST(Shrink, KeepsTheFailureAndDoesNotGrow) {
+  stress::RunSpec s = small("cross");
+  s.mutant = "cross_is_cold";
+  SimConfig c;
+  sim::SimResult r{};
+  std::uint64_t seed = 0;
+  for (; seed < 50 && r.verdict.kind == stress::VerdictKind::Pass; ++seed) {
+    c.seed = seed;
+    r = sim::find_sim_runner(s.mutant)(s, c);
+  }
+  ASSERT_EQ(r.verdict.kind, stress::VerdictKind::Hang);
+  sim::Repro repro{s, c, "hang", r.verdict.message, r.trace_hash};
+  repro.config.forced = r.schedule;
+  sim::ShrinkReport sh = sim::shrink(repro);
+  EXPECT_LE(sh.after.spec.iterations, repro.spec.iterations);
+  EXPECT_LE(sh.after.config.forced.size(), repro.config.forced.size());
+  EXPECT_LE(sh.preemptions_after, sh.preemptions_before);
+  sim::SimResult again = sim::find_sim_runner(s.mutant)(sh.after.spec, sh.after.config);
+  EXPECT_EQ(again.verdict.kind, stress::VerdictKind::Hang);
+}
+
+}  // namespace
