@@ -2,6 +2,8 @@
 // owns all CLI11 parsing (one slow-to-compile translation unit).
 #pragma once
 
+#include <optional>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -40,6 +42,18 @@ struct CheckOptions {
   std::string json_path;
 };
 int mutants_check_command(const CheckOptions& o);
+
+struct RelacyOptions {
+  std::vector<std::string> models;          // empty: every model
+  std::string mutant;                       // empty or "none": the clean pool; "all": every targeted mutant
+  std::optional<std::string> search;        // random, bound, full (default: each model's own)
+  std::optional<unsigned> bound;
+  std::optional<std::uint64_t> iterations;
+  double time_limit = 300;                  // per search
+  std::string json_path, trace_out;
+  bool list = false, quiet = false, full_trace = false;
+};
+int relacy_command(const RelacyOptions& o);
 
 // "A..B" (inclusive) or "N"; false with a message on bad text.
 bool parse_seed_range(const std::string& text, stress::SeedRange& out, std::string& error);

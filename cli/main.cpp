@@ -177,6 +177,35 @@ int main(int argc, char** argv) {
       ->check(writable_file_path());
   replay_cmd->add_flag("--shrink", replay.shrink, "minimise it, writing FILE.shrunk");
 
+  // ---- relacy ----
+  RelacyOptions relacy;
+  std::string relacy_search;
+  unsigned relacy_bound = 0;
+  std::uint64_t relacy_iterations = 0;
+  CLI::App* relacy_cmd = app.add_subcommand(
+      "relacy", "Relacy models of the sleep handshake, latches, cross-pool wake, broadcast, termination and deque, "
+                "compiled from the pool's sources; exit 0 pass, 1 a model failed, 4 time limit without a verdict");
+  relacy_cmd->add_option("--model", relacy.models, "a model to run (repeatable; default: all; see --list)");
+  relacy_cmd->add_option("--mutant", relacy.mutant,
+                         "run the models against this mutant instead of the clean pool; 'all': the self-test of "
+                         "every targeted mutant (exit 0 iff each did what the model table expects)");
+  auto* search_opt = relacy_cmd->add_option("--search", relacy_search, "override the model's search")
+                         ->check(CLI::IsMember({"random", "bound", "full"}));
+  auto* bound_opt = relacy_cmd->add_option("--bound", relacy_bound, "context bound for --search bound")
+                        ->check(CLI::Range(0u, 20u));
+  auto* iter_opt = relacy_cmd->add_option("--iterations", relacy_iterations, "executions for --search random")
+                       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1000000000}));
+  relacy_cmd->add_option("--time-limit", relacy.time_limit, "seconds per search before it is stopped")
+      ->check(CLI::Range(1.0, 86400.0))
+      ->capture_default_str();
+  relacy_cmd->add_option("--json", relacy.json_path, "write the verdicts as JSON (schema wsstress.relacy/1)")
+      ->check(writable_file_path());
+  relacy_cmd->add_option("--trace-out", relacy.trace_out, "write a failing execution's whole Relacy report to FILE")
+      ->check(writable_file_path());
+  relacy_cmd->add_flag("--full-trace", relacy.full_trace, "print the whole report, not its last 60 events");
+  relacy_cmd->add_flag("--list", relacy.list, "list the models: claim, configuration, search, mutants");
+  relacy_cmd->add_flag("--quiet", relacy.quiet, "verdict lines only, no notes or traces");
+
   // ---- mutants ----
   CLI::App* mutants_cmd = app.add_subcommand("mutants", "the mutant catalog: list it, or check every engine catches it");
   mutants_cmd->require_subcommand(1);
@@ -187,7 +216,7 @@ int main(int argc, char** argv) {
       "check", "run every mutant (and the clean pool) for a time budget; print the matrix; exit 1 if any row is "
                "not as the catalog expects");
   std::string engines_text = "stress";
-  check_cmd->add_option("--engine", engines_text, "comma-separated engines: stress, sim-sc, sim-tso")
+  check_cmd->add_option("--engine", engines_text, "comma-separated engines: stress, sim-sc, sim-tso, relacy")
       ->capture_default_str();
   check_cmd->add_option("--budget", check.matrix.budget_s, "seconds per mutant")
       ->check(CLI::Range(0.5, 86400.0))
@@ -268,14 +297,20 @@ int main(int argc, char** argv) {
     return sim_command(simo);
   }
   if (replay_cmd->parsed()) return replay_command(replay);
+  if (relacy_cmd->parsed()) {
+    if (search_opt->count() > 0) relacy.search = relacy_search;
+    if (bound_opt->count() > 0) relacy.bound = relacy_bound;
+    if (iter_opt->count() > 0) relacy.iterations = relacy_iterations;
+    return relacy_command(relacy);
+  }
 
   if (list_cmd->parsed()) return mutants_list_command();
   if (check_cmd->parsed()) {
     for (std::size_t start = 0;;) {
       const auto comma = engines_text.find(',', start);
       const std::string e = engines_text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-      if (e != "stress" && e != "sim-sc" && e != "sim-tso") {
-        return usage_error("--engine: unknown engine '" + e + "' (engines: stress, sim-sc, sim-tso)");
+      if (e != "stress" && e != "sim-sc" && e != "sim-tso" && e != "relacy") {
+        return usage_error("--engine: unknown engine '" + e + "' (engines: stress, sim-sc, sim-tso, relacy)");
       }
       check.engines.push_back(e);
       if (comma == std::string::npos) break;

@@ -99,10 +99,13 @@ std::string matrix_row_text(const std::string& engine, const stress::MatrixRow& 
 }
 
 namespace {
-std::string cell(const stress::MatrixRow& row) {
-  std::string c = row.caught ? row.outcome.substr(0, row.outcome.find(' ')) + ", seed " + std::to_string(row.first_seed) +
-                                   ", " + fmt("%.1f s", row.seconds)
-                             : "- (" + std::to_string(row.runs) + " seeds)";
+std::string cell(const std::string& engine, const stress::MatrixRow& row) {
+  if (row.outcome == "not modelled") return "n/m";
+  // Relacy's "seed" is the number of the failing execution of its search.
+  const char* unit = engine == "relacy" ? "exec" : "seed";
+  std::string c = row.caught ? row.outcome.substr(0, row.outcome.find(' ')) + ", " + unit + " " +
+                                   std::to_string(row.first_seed) + ", " + fmt("%.1f s", row.seconds)
+                             : "- (" + std::to_string(row.runs) + (engine == "relacy" ? " execs)" : " seeds)");
   if (!row.as_expected) c += " !";
   return c;
 }
@@ -125,14 +128,15 @@ std::string matrix_text(const std::vector<stress::MatrixReport>& per_engine) {
     out += "| " + first.rows[r].mutant.name + " | " + first.rows[r].scenario + " |";
     for (const auto& m : per_engine) {
       if (r < m.rows.size()) {
-        out += " " + cell(m.rows[r]) + " |";
+        out += " " + cell(m.spec.engine, m.rows[r]) + " |";
         unexpected += m.rows[r].as_expected ? 0 : 1;
       }
     }
     out += "\n";
   }
   out += "\ncells: how it was caught (hang, bug, crash), the first failing seed and the seconds to it; '-' not "
-         "caught, with the seeds run; '!' not as the catalog expects\n";
+         "caught, with the seeds run (relacy: the failing execution, or the executions run); 'n/m' no Relacy model "
+         "targets it; '!' not as the catalog expects\n";
   out += "matrix: " + std::to_string(first.rows.size()) + " mutants x " + std::to_string(per_engine.size()) +
          " engines in " + fmt("%.0f", elapsed) + " s, " + std::to_string(unexpected) + " not as expected\n";
   return out;

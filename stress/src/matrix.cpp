@@ -54,7 +54,18 @@ MatrixReport run_matrix(const MatrixSpec& spec, const std::function<void(const M
     const std::string json = std::string(dir) + "/" + m.name + ".json";
     const std::string err = std::string(dir) + "/" + m.name + ".err";
     std::vector<std::string> args;
-    if (spec.engine == "stress") {
+    if (spec.engine == "relacy" && m.relacy_expect == Expect::Cannot) {
+      // No Relacy model targets this mutant: nothing to run.
+      row.outcome = "not modelled";
+      report.rows.push_back(row);
+      if (on_row) on_row(row);
+      continue;
+    }
+    if (spec.engine == "relacy") {
+      // Every model that targets the mutant, each with its own search; the
+      // budget is each search's time limit.
+      args = {spec.self, "relacy", "--mutant", m.name, "--time-limit", fmt(spec.budget_s), "--json", json, "--quiet"};
+    } else if (spec.engine == "stress") {
       args = {spec.self, "run", "--scenario", m.scenario, "--mutant", m.name, "--seeds", "0..1000000000",
               "--max-seconds", fmt(spec.budget_s), "--timeout", fmt(spec.hang_timeout_s), "--threads",
               std::to_string(spec.base.threads), "--pools", std::to_string(spec.base.pools), "--iterations",
@@ -86,7 +97,8 @@ MatrixReport run_matrix(const MatrixSpec& spec, const std::function<void(const M
     }
     posix_spawn_file_actions_destroy(&fa);
     // The child stops itself at its budget; this is the backstop.
-    const double limit = spec.budget_s + spec.hang_timeout_s + 30;
+    // (Relacy runs one search per model that targets the mutant, each with the budget.)
+    const double limit = (spec.engine == "relacy" ? 3 : 1) * spec.budget_s + spec.hang_timeout_s + 30;
     int status = 0;
     bool killed = false;
     for (;;) {
@@ -143,7 +155,9 @@ MatrixReport run_matrix(const MatrixSpec& spec, const std::function<void(const M
       row.message = f.value("message", "");
       row.first_seed = f.value("seed", 0ull);
       row.replay = f.value("replay", "");
-      if (spec.engine != "stress") row.replay = f.value("verdict", "") + " (reproducer not kept)";
+      if (spec.engine == "sim-sc" || spec.engine == "sim-tso") {
+        row.replay = f.value("verdict", "") + " (reproducer not kept)";
+      }
       row.seconds = f.value("at_seconds", row.seconds);
     } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
       row.outcome = "pass";
@@ -152,7 +166,10 @@ MatrixReport run_matrix(const MatrixSpec& spec, const std::function<void(const M
       const std::string e = slurp(err);
       row.message = e.substr(0, e.find('\n'));
     }
-    switch (spec.engine == "stress" ? m.stress_expect : spec.engine == "sim-sc" ? m.sim_sc_expect : m.sim_tso_expect) {
+    switch (spec.engine == "stress"   ? m.stress_expect
+            : spec.engine == "sim-sc" ? m.sim_sc_expect
+            : spec.engine == "relacy" ? m.relacy_expect
+                                      : m.sim_tso_expect) {
       case Expect::Catch: row.as_expected = row.caught; break;
       case Expect::Pass: row.as_expected = !row.caught; break;
       case Expect::Maybe:

@@ -63,6 +63,9 @@ struct MutantInfo {
   bool negative_control = false;  // expected harmless
   Expect sim_sc_expect = Expect::Maybe;   // set in catalog.cpp from measurements
   Expect sim_tso_expect = Expect::Maybe;
+  // The Relacy models' verdict on it (relacy/'s model table has the per-model
+  // detail and the reasons): Cannot when no model targets it.
+  Expect relacy_expect = Expect::Cannot;
 };
 
 const std::vector<MutantInfo>& mutant_catalog();

@@ -14,7 +14,7 @@
 namespace wsstress::stress {
 
 struct MatrixSpec {
-  std::string engine = "stress";  // stress, sim-sc, sim-tso
+  std::string engine = "stress";  // stress, sim-sc, sim-tso, relacy
   std::size_t sim_iterations = 3;
   double budget_s = 60;          // per mutant
   double hang_timeout_s = 2;     // no progress for this long in a child = a hang

@@ -1,0 +1,247 @@
+// `wsstress relacy`: choose models and mutants, run each (model, mutant)
+// search through relacy/ (which forks a child per search and enforces the
+// time limit), and render the verdicts as text and JSON. Built only where the
+// Relacy models are (not in the sanitizer presets); elsewhere the command
+// says so and exits 3.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "exit_codes.hpp"
+#include "report.hpp"
+
+#if WSSTRESS_HAVE_RELACY
+#include "wsstress/relacy/models.hpp"
+#endif
+
+namespace wsstress::cli {
+
+#if WSSTRESS_HAVE_RELACY
+
+namespace rel = wsstress::relacy;
+
+namespace {
+
+std::string search_text(const rel::SearchSpec& s) {
+  switch (s.kind) {
+    case rel::Search::Random: return "random search, " + std::to_string(s.iterations) + " executions";
+    case rel::Search::Bound: return "context-bound search, bound " + std::to_string(s.context_bound);
+    case rel::Search::Full: return "full search";
+  }
+  return "?";
+}
+
+struct Planned {
+  std::string model, mutant;
+  bool expect_fail = false;
+  std::string note;
+  rel::SearchSpec search;
+};
+
+// Relacy's report: a few header lines, "execution history (N):" with one
+// line per event, then the same events again per thread. The failure is at
+// the end of the history, so show the header and its last `keep` events.
+std::string trace_tail(const std::string& report, std::size_t keep) {
+  const auto hist = report.find("execution history");
+  if (hist == std::string::npos) return report;
+  const auto body = report.find('\n', hist);
+  if (body == std::string::npos) return report;
+  auto end = report.find("\n\n", body);
+  end = end == std::string::npos ? report.size() : end + 1;
+  std::vector<std::size_t> starts;
+  for (std::size_t at = body + 1; at < end;) {
+    starts.push_back(at);
+    const auto nl = report.find('\n', at);
+    if (nl == std::string::npos) break;
+    at = nl + 1;
+  }
+  const bool per_thread = end < report.size();
+  if (starts.size() <= keep && !per_thread) return report;
+  const std::size_t cut = starts.size() <= keep ? body + 1 : starts[starts.size() - keep];
+  std::string out = report.substr(0, body + 1);
+  if (starts.size() > keep) {
+    out += "  ... " + std::to_string(starts.size() - keep) + " earlier events left out ...\n";
+  }
+  out += report.substr(cut, end - cut);
+  out += "  (--full-trace prints the whole report, with each thread's own history; --trace-out FILE writes it)\n";
+  return out;
+}
+
+std::string list_text() {
+  std::string out;
+  for (const rel::ModelInfo& m : rel::models()) {
+    out += m.name + "\n  claim:   " + m.claim + "\n  config:  " + m.config + "\n  search:  " + search_text(m.ci) +
+           "\n  mutants:";
+    if (m.targets.empty()) out += " (none)";
+    out += "\n";
+    for (const rel::Target& t : m.targets) {
+      out += "    " + t.mutant + (t.expect_fail ? "  (expected: caught)" : "  (expected: passes)") + "\n";
+      if (!t.note.empty()) out += "      " + t.note + "\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+int relacy_command(const RelacyOptions& o) {
+  if (o.list) {
+    const std::string text = list_text();
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return kOk;
+  }
+  // Resolve models and mutants into the runs to make, rejecting bad names up front.
+  std::vector<const rel::ModelInfo*> chosen;
+  if (o.models.empty()) {
+    for (const rel::ModelInfo& m : rel::models()) chosen.push_back(&m);
+  } else {
+    for (const std::string& name : o.models) {
+      const rel::ModelInfo* m = rel::find_model(name);
+      if (m == nullptr) {
+        std::string names;
+        for (const rel::ModelInfo& x : rel::models()) names += (names.empty() ? "" : ", ") + x.name;
+        std::fprintf(stderr, "wsstress: error: --model: unknown model '%s' (models: %s)\n", name.c_str(),
+                     names.c_str());
+        return kUsage;
+      }
+      chosen.push_back(m);
+    }
+  }
+  std::vector<Planned> plan;
+  for (const rel::ModelInfo* m : chosen) {
+    rel::SearchSpec s = m->ci;
+    if (o.search) s.kind = *rel::parse_search(*o.search);
+    if (o.bound) s.context_bound = *o.bound;
+    if (o.iterations) s.iterations = *o.iterations;
+    s.max_seconds = o.time_limit;
+    if (o.mutant.empty() || o.mutant == "none") {
+      plan.push_back({m->name, "none", false, "", s});
+      continue;
+    }
+    for (const rel::Target& t : m->targets) {
+      if (o.mutant == "all" || o.mutant == t.mutant) plan.push_back({m->name, t.mutant, t.expect_fail, t.note, s});
+    }
+  }
+  if (plan.empty()) {
+    std::string which;
+    for (const rel::ModelInfo& m : rel::models()) {
+      for (const rel::Target& t : m.targets) {
+        if (which.find(t.mutant) == std::string::npos) which += (which.empty() ? "" : ", ") + t.mutant;
+      }
+    }
+    std::fprintf(stderr, "wsstress: error: --mutant: no chosen model targets '%s' (modelled mutants: %s)\n",
+                 o.mutant.c_str(), which.c_str());
+    return kUsage;
+  }
+
+  nlohmann::json runs = nlohmann::json::array();
+  nlohmann::json failures = nlohmann::json::array();
+  std::uint64_t executions = 0;
+  bool any_fail = false, any_timeout = false, any_error = false, any_unexpected = false;
+  double elapsed = 0;
+  for (const Planned& p : plan) {
+    std::string error;
+    const auto r = rel::run_model(p.model, p.mutant, p.search, error);
+    if (!r) {
+      std::fprintf(stderr, "wsstress: error: %s\n", error.c_str());
+      return kUsage;
+    }
+    elapsed += r->seconds;
+    executions += r->executions;
+    const char* verdict = rel::to_string(r->outcome);
+    const bool failed = r->outcome == rel::Outcome::Fail;
+    const bool expected = p.mutant == "none" ? r->outcome == rel::Outcome::Pass
+                                             : (p.expect_fail ? failed : r->outcome == rel::Outcome::Pass);
+    any_fail |= failed;
+    any_timeout |= r->outcome == rel::Outcome::Timeout;
+    any_error |= r->outcome == rel::Outcome::Error;
+    any_unexpected |= !expected;
+    std::string cover;
+    if (failed) {
+      cover = "failing execution #" + std::to_string(r->executions);
+    } else if (r->outcome == rel::Outcome::Pass && p.search.kind != rel::Search::Random) {
+      cover = std::to_string(r->executions) + " executions, exhaustive within the bound";
+    }
+    std::printf("%-10s %-26s %-7s %-18s %-62s %7.2f s%s\n", p.model.c_str(), p.mutant.c_str(), verdict,
+                r->relacy_result.c_str(), (search_text(p.search) + (cover.empty() ? "" : "; " + cover)).c_str(),
+                r->seconds, p.mutant == "none" ? "" : expected ? "  (as expected)" : "  (NOT as expected)");
+    if (!p.note.empty() && !o.quiet) std::printf("           note: %s\n", p.note.c_str());
+    if ((failed || r->outcome == rel::Outcome::Error) && !o.quiet && !r->trace.empty()) {
+      const std::string shown = o.full_trace ? r->trace : trace_tail(r->trace, 60);
+      std::printf("----- Relacy's report of the failing execution -----\n%s", shown.c_str());
+      if (shown.back() != '\n') std::printf("\n");
+      std::printf("----- end of report -----\n");
+    }
+    if (failed && !o.trace_out.empty()) {
+      const std::string err = write_atomically(o.trace_out, r->trace);
+      if (!err.empty()) {
+        std::fprintf(stderr, "wsstress: error: --trace-out: %s\n", err.c_str());
+        return kInternal;
+      }
+      std::printf("the whole report of %s/%s is in %s\n", p.model.c_str(), p.mutant.c_str(), o.trace_out.c_str());
+    }
+    std::fflush(stdout);
+    nlohmann::json j = {{"model", p.model},
+                        {"mutant", p.mutant},
+                        {"search", rel::to_string(p.search.kind)},
+                        {"context_bound", p.search.context_bound},
+                        {"iterations", p.search.iterations},
+                        {"verdict", verdict},
+                        {"relacy_result", r->relacy_result},
+                        {"executions", r->executions},
+                        {"exhaustive", r->exhaustive},
+                        {"seconds", r->seconds},
+                        {"expected", p.mutant == "none" ? "pass" : p.expect_fail ? "fail" : "pass"},
+                        {"as_expected", expected},
+                        {"note", p.note},
+                        {"trace", r->trace}};
+    runs.push_back(j);
+    if (failed) {
+      failures.push_back({{"verdict", r->relacy_result},
+                          {"message", "model " + p.model + ": " + r->relacy_result + " in execution #" +
+                                          std::to_string(r->executions) + " (" + search_text(p.search) + ")"},
+                          {"seed", r->executions},
+                          {"at_seconds", elapsed},
+                          {"replay", "wsstress relacy --model " + p.model + " --mutant " + p.mutant}});
+    }
+  }
+  std::printf("relacy: %zu search(es), %llu executions, %.1f s: %s\n", plan.size(),
+              static_cast<unsigned long long>(executions), elapsed,
+              any_error            ? "an error stopped a search"
+              : o.mutant == "all"  ? (any_unexpected ? "some mutants NOT as expected" : "every mutant as expected")
+              : any_fail           ? "a model failed"
+              : any_timeout ? "a search hit the time limit without a verdict"
+                            : "every model passed");
+  if (!o.json_path.empty()) {
+    const nlohmann::json doc = {{"schema", "wsstress.relacy/1"}, {"runs_detail", runs}, {"runs", executions},
+                                {"failures", failures},           {"seconds", elapsed}, {"all_as_expected", !any_unexpected}};
+    const std::string err = write_atomically(o.json_path, doc.dump(2) + "\n");
+    if (!err.empty()) {
+      std::fprintf(stderr, "wsstress: error: --json: %s\n", err.c_str());
+      return kInternal;
+    }
+  }
+  if (any_error) return kInternal;
+  // --mutant all is the models' self-test: it passes when every mutant did
+  // what the model table expects of it.
+  if (o.mutant == "all") return any_unexpected ? kFailed : any_timeout ? kHang : kOk;
+  if (any_fail) return kFailed;
+  if (any_timeout) return kHang;
+  return kOk;
+}
+
+#else
+
+int relacy_command(const RelacyOptions&) {
+  std::fprintf(stderr,
+               "wsstress: error: this build has no Relacy models (the asan, tsan and fuzz presets leave them out; "
+               "use the default or relacy preset)\n");
+  return kInternal;
+}
+
+#endif
+
+}  // namespace wsstress::cli

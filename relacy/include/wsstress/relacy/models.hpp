@@ -1,0 +1,84 @@
+// The Relacy models: what each one claims, which mutants it targets, and how
+// to run one (model x mutant x search) and get its verdict. The models
+// themselves live in src/, one translation unit per model, each instantiating
+// the pool's own templates over RelacyPlatform for the clean pool and for the
+// mutants it targets.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace wsstress::relacy {
+
+enum class Search { Random, Bound, Full };
+const char* to_string(Search s);
+std::optional<Search> parse_search(const std::string& text);
+
+struct SearchSpec {
+  Search kind = Search::Bound;
+  unsigned context_bound = 2;          // Bound: at most this many preemptions
+  std::uint64_t iterations = 200000;   // Random: executions; Full and Bound ignore it
+  double max_seconds = 600;            // the run is killed past this (Full and Bound cannot be cut short)
+};
+
+// A catalog mutant a model is run against, and what the model does with it.
+struct Target {
+  std::string mutant;
+  bool expect_fail = true;             // false: the mutant is equivalent under the model, or not shown by it
+  std::string note;                    // why, when it is not expected to fail
+};
+
+struct ModelInfo {
+  std::string name;
+  std::string claim;                   // what a pass means
+  std::string config;                  // the model's sizes and knobs
+  std::vector<Target> targets;         // the catalog mutants this model is run against
+  SearchSpec ci;                       // the search ctest and `wsstress relacy` run by default
+};
+
+const std::vector<ModelInfo>& models();
+const ModelInfo* find_model(const std::string& name);
+
+enum class Outcome { Pass, Fail, Timeout, Error };
+const char* to_string(Outcome o);
+
+struct ModelResult {
+  std::string model, mutant;
+  SearchSpec search;
+  Outcome outcome = Outcome::Error;
+  std::string relacy_result;           // Relacy's own name for it: DEADLOCK, DATA RACE, USER ASSERT FAILED...
+  std::uint64_t executions = 0;        // executions run (on a failure: the failing one's number)
+  bool exhaustive = false;             // Full/Bound search finished: every execution within the bound
+  double seconds = 0;
+  std::string trace;                   // Relacy's history of the failing execution
+};
+
+// Runs one model in a child process (so a search past its time limit is
+// killed, and a Relacy internal abort is reported, not fatal). On a bad model
+// or mutant name returns nullopt with a one-line `error`.
+std::optional<ModelResult> run_model(const std::string& model, const std::string& mutant, const SearchSpec& search,
+                                     std::string& error);
+
+// Internal: the entry of one (model, mutant) instantiation.
+struct RawResult {
+  bool passed = false;
+  std::string relacy_result;
+  std::uint64_t executions = 0;
+  std::string output;
+};
+using ModelFn = RawResult (*)(const SearchSpec& search);
+struct ModelEntry {
+  const char* model;
+  const char* mutant;
+  ModelFn run;
+  bool expect_fail = true;             // for "none" (the clean pool): false
+  const char* note = "";
+};
+// Every (model, mutant) instantiation; each model's translation unit adds its own.
+const std::vector<ModelEntry>& model_table();
+// Runs one entry in this process (the child side of run_model).
+RawResult run_entry_here(const std::string& model, const std::string& mutant, const SearchSpec& search);
+
+}  // namespace wsstress::relacy

@@ -1,0 +1,40 @@
+// Model "broadcast": an outside broadcast into a pool whose workers are on
+// their way to sleep. inject_broadcast pushes one job onto each worker's own
+// broadcast queue; a sleepy worker must see it at gate 5 (its final check
+// looks at the injector and at its broadcast queue) or be woken for it.
+// Claim: broadcast returns one result per worker, in index order.
+#include "harness.hpp"
+
+namespace wsstress::relacy {
+namespace {
+
+template <class M>
+struct BroadcastModel : ModelSuite<BroadcastModel<M>, 1> {
+  static const rl::thread_id_t dynamic_thread_count = 2;
+
+  void thread(unsigned) {
+    ModelPool<M>* pool = make_pool<M>(2);
+    auto r = pool->broadcast([](pool::BroadcastContext<RP, ModelKnobs<M>> c) { return c.index(); });
+    RL_ASSERT(r.size() == 2);
+    if (r.size() == 2) RL_ASSERT(r[0] == 0 && r[1] == 1);
+    drop_and_wait(pool);
+  }
+};
+
+template <class M>
+RawResult run(const SearchSpec& s) {
+  return run_suite<BroadcastModel<M>>(s);
+}
+
+}  // namespace
+
+std::vector<ModelEntry> broadcast_entries() {
+  using namespace wsstress::stress::mutants;
+  return {
+      {"broadcast", "none", &run<pool::NoMutants>, false},
+      {"broadcast", "gate5_ignores_broadcasts", &run<Gate5IgnoresBroadcasts>},
+      {"broadcast", "no_gate5", &run<NoGate5>},
+  };
+}
+
+}  // namespace wsstress::relacy

@@ -1,0 +1,62 @@
+// Model "deque": the Chase-Lev deque's owner pop racing steals. The owner
+// pushes two jobs and pops until empty while a thief steals twice. The
+// owner's pop lowers `back` and then, after a SeqCst fence, reads `front`;
+// the thief reads `front`, fences, then reads `back`. Without the owner's
+// fence its read of `front` may miss the thief's first steal, so it takes the
+// second job without the CAS that settles the last-job race, while the thief
+// (reading the old `back`) takes it too. Claim: each job is taken once.
+#include "harness.hpp"
+
+namespace wsstress::relacy {
+namespace {
+
+template <class M>
+struct DequeModel : ModelSuite<DequeModel<M>, 2> {
+  pool::Deque<RP, ModelKnobs<M>> deque;
+  pool::JobHeader jobs[2] = {{nullptr}, {nullptr}};
+  rl::var<int> taken[2];
+
+  DequeModel() {
+    taken[0]($) = 0;
+    taken[1]($) = 0;
+  }
+  void take(pool::JobRef j) {
+    for (int i = 0; i < 2; ++i) {
+      if (j.header() == &jobs[i]) taken[i]($) = taken[i]($) + 1;
+    }
+  }
+
+  void thread(unsigned index) {
+    if (index == 0) {
+      deque.push(pool::JobRef(&jobs[0]));
+      deque.push(pool::JobRef(&jobs[1]));
+      while (pool::JobRef j = deque.pop()) take(j);
+    } else {
+      for (int i = 0; i < 2; ++i) {
+        pool::Steal s = deque.steal();
+        if (s.kind == pool::StealKind::Success) take(s.job);
+      }
+    }
+  }
+  void after() {
+    RL_ASSERT(taken[0]($) <= 1 && taken[1]($) <= 1);
+    RP::end_iteration();
+  }
+};
+
+template <class M>
+RawResult run(const SearchSpec& s) {
+  return run_suite<DequeModel<M>>(s);
+}
+
+}  // namespace
+
+std::vector<ModelEntry> deque_entries() {
+  using namespace wsstress::stress::mutants;
+  return {
+      {"deque", "none", &run<pool::NoMutants>, false},
+      {"deque", "deque_pop_no_fence", &run<DequePopNoFence>},
+  };
+}
+
+}  // namespace wsstress::relacy

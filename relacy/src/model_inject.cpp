@@ -1,0 +1,57 @@
+// Model "inject": the injected-job handshake. Two outside threads each
+// install a job into a pool whose workers go through the idle rounds,
+// announce themselves sleepy and pass the five gates of sleep(); with a
+// one-bit JEC the two injections roll the counter back to the value a sleepy
+// worker read. Claim: both installs return (the jobs ran) and every worker
+// exits after the pool is dropped: nobody sleeps through a job.
+#include "harness.hpp"
+
+namespace wsstress::relacy {
+namespace {
+
+template <class M, unsigned Workers>
+struct InjectModel : ModelSuite<InjectModel<M, Workers>, 2> {
+  static const rl::thread_id_t dynamic_thread_count = Workers;
+
+  ModelPool<M>* pool = nullptr;  // published through `ready`
+  Signal ready;
+  Signal second_done;
+
+  // Thread 0 installs twice in a row, so its second injection races the
+  // worker's idle rounds after the first job; thread 1 injects concurrently,
+  // so a waker can read the sleeping count while the worker is between its
+  // gates.
+  void thread(unsigned index) {
+    if (index == 0) {
+      pool = make_pool<M>(Workers);
+      ready.set();
+      RL_ASSERT(pool->install([] { return 1; }) == 1);
+      RL_ASSERT(pool->install([] { return 2; }) == 2);
+      second_done.wait();
+      drop_and_wait(pool);  // terminate: the workers must wake and exit
+    } else {
+      ready.wait();
+      RL_ASSERT(pool->install([] { return 3; }) == 3);
+      second_done.set();
+    }
+  }
+};
+
+template <class M>
+RawResult run(const SearchSpec& s) {
+  return run_suite<InjectModel<M, 1>>(s);
+}
+
+}  // namespace
+
+std::vector<ModelEntry> inject_entries() {
+  using namespace wsstress::stress::mutants;
+  return {
+      {"inject", "none", &run<pool::NoMutants>, false},
+      {"inject", "no_inject_fence", &run<NoInjectFence>},
+      {"inject", "no_sleep_fence", &run<NoSleepFence>, false, "equivalent under the C++ model: gate 5 reads the injector's length with a SeqCst load right after the SeqCst CAS that registers the sleeper, and two SeqCst operations are never reordered, so the fence adds no ordering here (it would if that read were Acquire, as the upstream proof sketch assumes)"},
+      {"inject", "no_gate5", &run<NoGate5>, false, "not shown: with one worker the counter rolls back only through the sleeper's own announce, and the sleeper then misses the job only if its Acquire read of the injector is stale after that SeqCst announce; 200 000 random executions did not produce it (the broadcast model catches this mutant through the broadcast half of gate 5)"},
+  };
+}
+
+}  // namespace wsstress::relacy

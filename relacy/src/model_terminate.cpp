@@ -1,0 +1,44 @@
+// Model "terminate": a pool dropped while its worker, its job done, is on
+// its way to sleep.
+// terminate() sets the worker's terminate latch and must wake it if it is
+// already asleep, or the worker's sleep() gates must see the latch. Claim:
+// the worker exits (Relacy reports a deadlock if it sleeps forever).
+#include "harness.hpp"
+
+namespace wsstress::relacy {
+namespace {
+
+template <class M>
+struct TerminateModel : ModelSuite<TerminateModel<M>, 1> {
+  static const rl::thread_id_t dynamic_thread_count = 1;
+
+  void thread(unsigned) {
+    ModelPool<M>* pool = make_pool<M>(1);
+    // One job first, so that the worker is in its idle rounds (or asleep)
+    // when terminate() runs, rather than still starting.
+    RL_ASSERT(pool->install([] { return 1; }) == 1);
+    // Give the worker room to get into its sleep gates: a few reads of the
+    // counters (each one a scheduling point) before the drop.
+    for (int i = 0; i < 8 && pool->registry().sleep().counters_snapshot().sleeping_threads() == 0; ++i) {
+    }
+    drop_and_wait(pool);
+  }
+};
+
+template <class M>
+RawResult run(const SearchSpec& s) {
+  return run_suite<TerminateModel<M>>(s);
+}
+
+}  // namespace
+
+std::vector<ModelEntry> terminate_entries() {
+  using namespace wsstress::stress::mutants;
+  return {
+      {"terminate", "none", &run<pool::NoMutants>, false},
+      {"terminate", "terminate_no_wake", &run<TerminateNoWake>},
+      {"terminate", "late_is_blocked_lock", &run<LateIsBlockedLock>},
+  };
+}
+
+}  // namespace wsstress::relacy

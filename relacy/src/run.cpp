@@ -1,0 +1,241 @@
+// The model catalog and the runner: each (model, mutant) search runs in a
+// forked child, which reports back through a pipe; the parent enforces the
+// time limit (Relacy's full and context-bound searches cannot be stopped from
+// inside) and turns a crash of the child into an error verdict.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <sstream>
+#include <thread>
+
+#include "wsstress/relacy/models.hpp"
+
+namespace wsstress::relacy {
+
+std::vector<ModelEntry> inject_entries();
+std::vector<ModelEntry> latch_entries();
+std::vector<ModelEntry> cross_entries();
+std::vector<ModelEntry> broadcast_entries();
+std::vector<ModelEntry> terminate_entries();
+std::vector<ModelEntry> deque_entries();
+
+const char* to_string(Search s) {
+  switch (s) {
+    case Search::Random: return "random";
+    case Search::Bound: return "bound";
+    case Search::Full: return "full";
+  }
+  return "?";
+}
+
+std::optional<Search> parse_search(const std::string& text) {
+  if (text == "random") return Search::Random;
+  if (text == "bound") return Search::Bound;
+  if (text == "full") return Search::Full;
+  return std::nullopt;
+}
+
+const char* to_string(Outcome o) {
+  switch (o) {
+    case Outcome::Pass: return "pass";
+    case Outcome::Fail: return "fail";
+    case Outcome::Timeout: return "timeout";
+    case Outcome::Error: return "error";
+  }
+  return "?";
+}
+
+const std::vector<ModelEntry>& model_table() {
+  static const std::vector<ModelEntry> table = [] {
+    std::vector<ModelEntry> t;
+    for (auto f : {inject_entries, latch_entries, cross_entries, broadcast_entries, terminate_entries, deque_entries}) {
+      for (const ModelEntry& e : f()) t.push_back(e);
+    }
+    return t;
+  }();
+  return table;
+}
+
+const std::vector<ModelInfo>& models() {
+  static const std::vector<ModelInfo> list = [] {
+    // The CI searches are sized from measurements on 2 cores (README): the
+    // pool models are too big for a context-bound search to finish (even
+    // bound 0 of the smallest runs ~10^5 executions, from the choice of
+    // values its weak loads may read), so they run a random search; the
+    // deque runs the exhaustive context-bound search.
+    std::vector<ModelInfo> v = {
+        {"inject",
+         "outside installs race the worker's idle rounds and sleep gates: every install returns and the worker exits "
+         "after the pool is dropped",
+         "1 worker; 2 outside threads (one installs twice in a row); 1 idle round; 1-bit JEC",
+         {}, {Search::Random, 0, 20000, 600}},
+        {"latch",
+         "join(a, b) inside an install on two workers, b slow enough for the joining worker to reach its sleep "
+         "gates while the other steals it: the join returns both results",
+         "2 workers; 1 outside thread; 1 idle round; 1-bit JEC", {}, {Search::Random, 0, 20000, 600}},
+        {"cross",
+         "pool A calls into pool B, which calls back into A (one worker each), then both are dropped, A first: "
+         "the chain returns, both pools' workers exit, nothing touches A after it is freed",
+         "2 pools x 1 worker; 1 outside thread; 1 idle round; 1-bit JEC", {}, {Search::Random, 0, 10000, 600}},
+        {"broadcast",
+         "an outside broadcast into a two-worker pool whose workers are going to sleep: one result per worker, in "
+         "index order, and both exit after the drop",
+         "2 workers; 1 outside thread; 1 idle round; 1-bit JEC", {}, {Search::Random, 0, 20000, 600}},
+        {"terminate",
+         "a pool dropped right after a job, while its worker heads for sleep: the worker wakes and exits",
+         "1 worker; 1 outside thread; 1 idle round; 1-bit JEC", {}, {Search::Random, 0, 20000, 600}},
+        {"deque",
+         "the owner pushes two jobs and pops until empty while a thief steals twice: every job taken exactly once",
+         "the Chase-Lev deque alone; owner and one thief", {}, {Search::Bound, 3, 0, 600}},
+    };
+    for (ModelInfo& m : v) {
+      for (const ModelEntry& e : model_table()) {
+        if (m.name == e.model && std::string(e.mutant) != "none") m.targets.push_back({e.mutant, e.expect_fail, e.note});
+      }
+    }
+    return v;
+  }();
+  return list;
+}
+
+const ModelInfo* find_model(const std::string& name) {
+  for (const ModelInfo& m : models()) {
+    if (m.name == name) return &m;
+  }
+  return nullptr;
+}
+
+static const ModelEntry* find_entry(const std::string& model, const std::string& mutant) {
+  for (const ModelEntry& e : model_table()) {
+    if (model == e.model && mutant == e.mutant) return &e;
+  }
+  return nullptr;
+}
+
+RawResult run_entry_here(const std::string& model, const std::string& mutant, const SearchSpec& search) {
+  const ModelEntry* e = find_entry(model, mutant);
+  if (e == nullptr) return RawResult{false, "no such model", 0, ""};
+  return e->run(search);
+}
+
+namespace {
+
+// The child's report: "passed executions result-length result output-length output".
+std::string encode(const RawResult& r) {
+  std::ostringstream o;
+  o << (r.passed ? 1 : 0) << ' ' << r.executions << ' ' << r.relacy_result.size() << ' ' << r.relacy_result << ' '
+    << r.output.size() << ' ' << r.output;
+  return o.str();
+}
+
+bool decode(const std::string& text, RawResult& r) {
+  std::istringstream in(text);
+  int passed = 0;
+  std::size_t n = 0;
+  if (!(in >> passed >> r.executions >> n)) return false;
+  in.get();
+  r.relacy_result.resize(n);
+  if (!in.read(r.relacy_result.data(), static_cast<std::streamsize>(n))) return false;
+  if (!(in >> n)) return false;
+  in.get();
+  r.output.resize(n);
+  if (n > 0 && !in.read(r.output.data(), static_cast<std::streamsize>(n))) return false;
+  r.passed = passed != 0;
+  return true;
+}
+
+}  // namespace
+
+std::optional<ModelResult> run_model(const std::string& model, const std::string& mutant, const SearchSpec& search,
+                                     std::string& error) {
+  const ModelInfo* info = find_model(model);
+  if (info == nullptr) {
+    error = "--model: unknown model '" + model + "'";
+    return std::nullopt;
+  }
+  if (find_entry(model, mutant) == nullptr) {
+    std::string targets;
+    for (const Target& t : info->targets) targets += (targets.empty() ? "" : ", ") + t.mutant;
+    error = "--mutant: model '" + model + "' does not target '" + mutant + "' (it targets: none, " + targets + ")";
+    return std::nullopt;
+  }
+  ModelResult res;
+  res.model = model;
+  res.mutant = mutant;
+  res.search = search;
+  int fds[2];
+  if (pipe(fds) != 0) {
+    error = std::string("pipe: ") + std::strerror(errno);
+    return std::nullopt;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  pid_t pid = fork();
+  if (pid < 0) {
+    error = std::string("fork: ") + std::strerror(errno);
+    return std::nullopt;
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    const std::string text = encode(run_entry_here(model, mutant, search));
+    std::size_t off = 0;
+    while (off < text.size()) {
+      ssize_t w = write(fds[1], text.data() + off, text.size() - off);
+      if (w <= 0) _exit(3);
+      off += static_cast<std::size_t>(w);
+    }
+    _exit(0);
+  }
+  close(fds[1]);
+  // Read while waiting, so a large trace cannot fill the pipe and stall the child.
+  std::string text;
+  char buf[65536];
+  bool timed_out = false;
+  int status = 0;
+  for (;;) {
+    fd_set set;
+    FD_ZERO(&set);
+    FD_SET(fds[0], &set);
+    timeval tv{0, 100000};
+    if (select(fds[0] + 1, &set, nullptr, nullptr, &tv) > 0) {
+      ssize_t n = read(fds[0], buf, sizeof buf);
+      if (n > 0) {
+        text.append(buf, static_cast<std::size_t>(n));
+        continue;
+      }
+      if (n == 0) break;  // the child closed its end: it is exiting
+    }
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (elapsed > search.max_seconds) {
+      kill(pid, SIGKILL);
+      timed_out = true;
+      break;
+    }
+  }
+  close(fds[0]);
+  waitpid(pid, &status, 0);
+  res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (timed_out) {
+    res.outcome = Outcome::Timeout;
+    res.relacy_result = "stopped after " + std::to_string(static_cast<int>(search.max_seconds)) + " s";
+    return res;
+  }
+  RawResult raw;
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !decode(text, raw)) {
+    res.outcome = Outcome::Error;
+    res.relacy_result = WIFSIGNALED(status) ? "the search crashed (signal " + std::to_string(WTERMSIG(status)) + ")"
+                                            : "the search ended without a report";
+    res.trace = text;
+    return res;
+  }
+  res.outcome = raw.passed ? Outcome::Pass : Outcome::Fail;
+  res.relacy_result = raw.relacy_result;
+  res.executions = raw.executions;
+  res.exhaustive = raw.passed && search.kind != Search::Random;
+  if (!raw.passed) res.trace = raw.output;
+  return res;
+}
+
+}  // namespace wsstress::relacy
