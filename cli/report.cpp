@@ -103,7 +103,8 @@ std::string cell(const std::string& engine, const stress::MatrixRow& row) {
   if (row.outcome == "not modelled") return "n/m";
   // Relacy's "seed" is the number of the failing execution of its search.
   const char* unit = engine == "relacy" ? "exec" : "seed";
-  std::string c = row.caught ? row.outcome.substr(0, row.outcome.find(' ')) + ", " + unit + " " +
+  std::string c = row.caught ? (engine == "relacy" ? row.outcome : row.outcome.substr(0, row.outcome.find(' '))) +
+                                   ", " + unit + " " +
                                    std::to_string(row.first_seed) + ", " + fmt("%.1f s", row.seconds)
                              : "- (" + std::to_string(row.runs) + (engine == "relacy" ? " execs)" : " seeds)");
   if (!row.as_expected) c += " !";

@@ -34,6 +34,7 @@ std::vector<ModelEntry> broadcast_entries() {
       {"broadcast", "none", &run<pool::NoMutants>, false},
       {"broadcast", "gate5_ignores_broadcasts", &run<Gate5IgnoresBroadcasts>},
       {"broadcast", "no_gate5", &run<NoGate5>},
+      {"broadcast", "no_gate5_narrow_jec", &run<NoGate5NarrowJec>},
   };
 }
 

@@ -50,7 +50,8 @@ std::vector<ModelEntry> inject_entries() {
       {"inject", "none", &run<pool::NoMutants>, false},
       {"inject", "no_inject_fence", &run<NoInjectFence>},
       {"inject", "no_sleep_fence", &run<NoSleepFence>, false, "equivalent under the C++ model: gate 5 reads the injector's length with a SeqCst load right after the SeqCst CAS that registers the sleeper, and two SeqCst operations are never reordered, so the fence adds no ordering here (it would if that read were Acquire, as the upstream proof sketch assumes)"},
-      {"inject", "no_gate5", &run<NoGate5>, false, "not shown: with one worker the counter rolls back only through the sleeper's own announce, and the sleeper then misses the job only if its Acquire read of the injector is stale after that SeqCst announce; 200 000 random executions did not produce it (the broadcast model catches this mutant through the broadcast half of gate 5)"},
+      {"inject", "no_gate5", &run<NoGate5>, false, "not shown: with one worker the counter rolls back only through the sleeper's own announce, and the sleeper then misses the job only if its Acquire read of the injector is stale after that SeqCst announce; neither 200 000 random executions of an earlier shape of this model (two outside threads, one install each) nor 50 000 of this one produced it (the broadcast model catches this mutant through the broadcast half of gate 5)"},
+      {"inject", "no_gate5_narrow_jec", &run<NoGate5NarrowJec>, false, "not shown: with one worker the counter rolls back only through the sleeper's own announce, and the sleeper then misses the job only if its Acquire read of the injector is stale after that SeqCst announce; neither 200 000 random executions of an earlier shape of this model (two outside threads, one install each) nor 50 000 of this one produced it (the broadcast model catches this mutant through the broadcast half of gate 5)"},
   };
 }
 

@@ -65,6 +65,7 @@ MatrixReport run_matrix(const MatrixSpec& spec, const std::function<void(const M
       // Every model that targets the mutant, each with its own search; the
       // budget is each search's time limit.
       args = {spec.self, "relacy", "--mutant", m.name, "--time-limit", fmt(spec.budget_s), "--json", json, "--quiet"};
+      if (m.name == "none") args.erase(args.begin() + 2, args.begin() + 4);  // every model, clean
     } else if (spec.engine == "stress") {
       args = {spec.self, "run", "--scenario", m.scenario, "--mutant", m.name, "--seeds", "0..1000000000",
               "--max-seconds", fmt(spec.budget_s), "--timeout", fmt(spec.hang_timeout_s), "--threads",
