@@ -2,9 +2,8 @@
 // owns all CLI11 parsing (one slow-to-compile translation unit).
 #pragma once
 
-#include <optional>
-
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 

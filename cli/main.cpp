@@ -200,7 +200,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   relacy_cmd->add_option("--json", relacy.json_path, "write the verdicts as JSON (schema wsstress.relacy/1)")
       ->check(writable_file_path());
-  relacy_cmd->add_option("--trace-out", relacy.trace_out, "write a failing execution's whole Relacy report to FILE")
+  relacy_cmd->add_option("--trace-out", relacy.trace_out, "write the first failing execution's whole Relacy report to FILE")
       ->check(writable_file_path());
   relacy_cmd->add_flag("--full-trace", relacy.full_trace, "print the whole report, not its last 60 events");
   relacy_cmd->add_flag("--list", relacy.list, "list the models: claim, configuration, search, mutants");

@@ -3,6 +3,7 @@
 // time limit), and render the verdicts as text and JSON. Built only where the
 // Relacy models are (not in the sanitizer presets); elsewhere the command
 // says so and exits 3.
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -126,12 +127,14 @@ int relacy_command(const RelacyOptions& o) {
     }
   }
   if (plan.empty()) {
-    std::string which;
+    std::vector<std::string> modelled;
     for (const rel::ModelInfo& m : rel::models()) {
       for (const rel::Target& t : m.targets) {
-        if (which.find(t.mutant) == std::string::npos) which += (which.empty() ? "" : ", ") + t.mutant;
+        if (std::find(modelled.begin(), modelled.end(), t.mutant) == modelled.end()) modelled.push_back(t.mutant);
       }
     }
+    std::string which;
+    for (const std::string& name : modelled) which += (which.empty() ? "" : ", ") + name;
     std::fprintf(stderr, "wsstress: error: --mutant: no chosen model targets '%s' (modelled mutants: %s)\n",
                  o.mutant.c_str(), which.c_str());
     return kUsage;
@@ -153,8 +156,8 @@ int relacy_command(const RelacyOptions& o) {
     executions += r->executions;
     const char* verdict = rel::to_string(r->outcome);
     const bool failed = r->outcome == rel::Outcome::Fail;
-    const bool expected = p.mutant == "none" ? r->outcome == rel::Outcome::Pass
-                                             : (p.expect_fail ? failed : r->outcome == rel::Outcome::Pass);
+    // The clean pool is planned with expect_fail false: it must pass.
+    const bool expected = p.expect_fail ? failed : r->outcome == rel::Outcome::Pass;
     any_fail |= failed;
     any_timeout |= r->outcome == rel::Outcome::Timeout;
     any_error |= r->outcome == rel::Outcome::Error;
@@ -175,7 +178,8 @@ int relacy_command(const RelacyOptions& o) {
       if (shown.back() != '\n') std::printf("\n");
       std::printf("----- end of report -----\n");
     }
-    if (failed && !o.trace_out.empty()) {
+    // --trace-out keeps the first failing execution's report (later ones are in --json).
+    if (failed && !o.trace_out.empty() && failures.empty()) {
       const std::string err = write_atomically(o.trace_out, r->trace);
       if (!err.empty()) {
         std::fprintf(stderr, "wsstress: error: --trace-out: %s\n", err.c_str());
@@ -194,7 +198,7 @@ int relacy_command(const RelacyOptions& o) {
                         {"executions", r->executions},
                         {"exhaustive", r->exhaustive},
                         {"seconds", r->seconds},
-                        {"expected", p.mutant == "none" ? "pass" : p.expect_fail ? "fail" : "pass"},
+                        {"expected", p.expect_fail ? "fail" : "pass"},
                         {"as_expected", expected},
                         {"note", p.note},
                         {"trace", r->trace}};

@@ -98,8 +98,9 @@ MatrixReport run_matrix(const MatrixSpec& spec, const std::function<void(const M
     }
     posix_spawn_file_actions_destroy(&fa);
     // The child stops itself at its budget; this is the backstop.
-    // (Relacy runs one search per model that targets the mutant, each with the budget.)
-    const double limit = (spec.engine == "relacy" ? 3 : 1) * spec.budget_s + spec.hang_timeout_s + 30;
+    // Relacy runs one search per model that targets the mutant, each with the
+    // budget as its time limit, and the clean row runs all six models.
+    const double limit = (spec.engine == "relacy" ? 6 : 1) * spec.budget_s + spec.hang_timeout_s + 30;
     int status = 0;
     bool killed = false;
     for (;;) {
