@@ -54,6 +54,22 @@ struct RelacyOptions {
 };
 int relacy_command(const RelacyOptions& o);
 
+struct FuzzOptions {
+  std::string target = "schedule";  // program | schedule
+  double time_s = 60;
+  unsigned jobs = 1;
+  std::string mutant = "none";
+  std::string convert;               // a crash file to turn into a reproducer instead of fuzzing
+  std::string repro_path;            // --convert: where (default: FILE.repro)
+  std::string fuzz_bin;              // the fuzz targets' folder (default: ../fuzz from this wsstress)
+  std::string out_dir = "wsstress-fuzz";
+  std::string json_path;
+  std::uint64_t runs = 0, seed = 0;
+  bool quiet = false;
+  std::string self;
+};
+int fuzz_command(const FuzzOptions& o);
+
 // "A..B" (inclusive) or "N"; false with a message on bad text.
 bool parse_seed_range(const std::string& text, stress::SeedRange& out, std::string& error);
 // "I/N" with 0 <= I < N.

@@ -50,6 +50,37 @@ CLI::Validator writable_file_path() {
       "FILE");
 }
 
+// Reads --input: a program's bytes (at most 64 KiB; a program uses a few hundred).
+bool read_input(const std::string& path, std::string& scenario, bool scenario_given, std::string& input,
+                std::string& error) {
+  if (scenario_given && scenario != "program") {
+    error = "--input: a program file is for --scenario program, not '" + scenario + "'";
+    return false;
+  }
+  scenario = "program";
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) {
+    error = "--input: cannot read '" + path + "'";
+    return false;
+  }
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) {
+    input.append(buf, n);
+    if (input.size() > 65536) break;
+  }
+  std::fclose(f);
+  if (input.empty()) {
+    error = "--input: '" + path + "' is empty";
+    return false;
+  }
+  if (input.size() > 65536) {
+    error = "--input: '" + path + "' is over 64 KiB; a program file is a few hundred bytes";
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -75,7 +106,7 @@ int main(int argc, char** argv) {
   auto& rs = run.campaign.run;
   CLI::App* run_cmd = app.add_subcommand(
       "run", "seeded randomized schedules on real threads, with a hang watchdog; exit 0 pass, 1 bug, 4 hang");
-  run_cmd->add_option("--scenario", rs.scenario, "what to run")
+  CLI::Option* run_scenario_opt = run_cmd->add_option("--scenario", rs.scenario, "what to run")
       ->check(CLI::IsMember(wsstress::stress::scenario_names()))
       ->capture_default_str();
   auto* seed_opt = run_cmd->add_option("--seed", seed_text, "one seed (default 0)");
@@ -107,6 +138,9 @@ int main(int argc, char** argv) {
                       "run each seed this many times (on real threads a seed fixes the program and the noise, "
                       "not the interleaving)")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1000000}));
+  std::string run_input;
+  auto* run_input_opt = run_cmd->add_option("--input", run_input,
+                                            "a program file (a program_fuzzer input) for --scenario program");
   bool keep_going = false;
   run_cmd->add_flag("--keep-going", keep_going, "keep sweeping after a failure (a hang still ends the run)");
   run_cmd->add_flag("--quiet", run.quiet, "no progress bar and no text report");
@@ -119,7 +153,7 @@ int main(int argc, char** argv) {
   CLI::App* sim_cmd = app.add_subcommand(
       "sim", "the deterministic simulator: every thread a fiber, one seed one interleaving; exit 0 pass, 1 bug, "
              "4 hang (lost wake-up or livelock)");
-  sim_cmd->add_option("--scenario", ss.scenario, "what to run")
+  CLI::Option* sim_scenario_opt = sim_cmd->add_option("--scenario", ss.scenario, "what to run")
       ->check(CLI::IsMember(wsstress::stress::scenario_names()))
       ->capture_default_str();
   auto* sim_seed_opt = sim_cmd->add_option("--seed", sim_seed, "one seed (default 0)");
@@ -164,6 +198,9 @@ int main(int argc, char** argv) {
   sim_cmd->add_option("--trace-out", simo.trace_out, "write a failure's trace as Chrome trace-event JSON (Perfetto)")
       ->check(writable_file_path());
   sim_cmd->add_flag("--shrink", simo.shrink, "minimise a failure's program and schedule before writing it");
+  std::string sim_input;
+  auto* sim_input_opt = sim_cmd->add_option("--input", sim_input,
+                                            "a program file (a program_fuzzer input) for --scenario program");
   bool sim_keep_going = false;
   sim_cmd->add_flag("--keep-going", sim_keep_going, "keep sweeping after a failure");
   sim_cmd->add_flag("--quiet", simo.quiet, "no progress line");
@@ -176,6 +213,36 @@ int main(int argc, char** argv) {
   replay_cmd->add_option("--trace-out", replay.trace_out, "write the trace as Chrome trace-event JSON (Perfetto)")
       ->check(writable_file_path());
   replay_cmd->add_flag("--shrink", replay.shrink, "minimise it, writing FILE.shrunk");
+
+  // ---- fuzz ----
+  FuzzOptions fuzz;
+  CLI::App* fuzz_cmd = app.add_subcommand(
+      "fuzz", "run a fuzz target (fuzz/) for a time budget and turn a finding into a reproducer; exit 0 no "
+              "finding, 1 finding");
+  fuzz_cmd->add_option("--target", fuzz.target, "program (nested programs on real threads) or schedule (the "
+                                                "simulator's decisions)")
+      ->check(CLI::IsMember({"program", "schedule"}))
+      ->capture_default_str();
+  fuzz_cmd->add_option("--time", fuzz.time_s, "seconds to fuzz")->check(CLI::Range(1.0, 604800.0))->capture_default_str();
+  fuzz_cmd->add_option("--jobs", fuzz.jobs, "parallel fuzzing processes (libFuzzer -fork)")
+      ->check(CLI::Range(1u, 256u))
+      ->capture_default_str();
+  fuzz_cmd->add_option("--mutant", fuzz.mutant, "put a historical bug back")
+      ->check(CLI::IsMember(mutant_names()))
+      ->capture_default_str();
+  fuzz_cmd->add_option("--runs", fuzz.runs, "stop after this many inputs (0: only --time)")
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1000000000000}));
+  fuzz_cmd->add_option("--seed", fuzz.seed, "libFuzzer's random seed (0: its own choice)")
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{4294967295}));
+  fuzz_cmd->add_option("--out", fuzz.out_dir, "folder for the working corpus and findings")->capture_default_str();
+  fuzz_cmd->add_option("--fuzz-bin", fuzz.fuzz_bin, "folder of the fuzz targets (default: the build's fuzz/)")
+      ->check(CLI::ExistingDirectory);
+  fuzz_cmd->add_option("--convert", fuzz.convert, "convert this crash file into a reproducer instead of fuzzing");
+  fuzz_cmd->add_option("--repro", fuzz.repro_path, "--convert: where to write the reproducer (default: FILE.repro)")
+      ->check(writable_file_path());
+  fuzz_cmd->add_option("--json", fuzz.json_path, "write the result as JSON (schema wsstress.fuzz/1)")
+      ->check(writable_file_path());
+  fuzz_cmd->add_flag("--quiet", fuzz.quiet, "no progress line");
 
   // ---- relacy ----
   RelacyOptions relacy;
@@ -216,7 +283,8 @@ int main(int argc, char** argv) {
       "check", "run every mutant (and the clean pool) for a time budget; print the matrix; exit 1 if any row is "
                "not as the catalog expects");
   std::string engines_text = "stress";
-  check_cmd->add_option("--engine", engines_text, "comma-separated engines: stress, sim-sc, sim-tso, relacy")
+  check_cmd->add_option("--engine", engines_text,
+                        "comma-separated engines: stress, sim-sc, sim-tso, relacy, fuzz-program, fuzz-schedule")
       ->capture_default_str();
   check_cmd->add_option("--budget", check.matrix.budget_s, "seconds per mutant")
       ->check(CLI::Range(0.5, 86400.0))
@@ -272,6 +340,10 @@ int main(int argc, char** argv) {
     if (!shard_text.empty() && !parse_shard(shard_text, run.campaign.shard, error)) {
       return usage_error("--shard: " + error);
     }
+    if (run_input_opt->count() > 0) {
+      if (!read_input(run_input, rs.scenario, run_scenario_opt->count() > 0, rs.input, error)) return usage_error(error);
+      rs.input_path = run_input;
+    }
     run.campaign.stop_on_failure = !keep_going;
     run.campaign.program = "wsstress";
     return run_command(run);
@@ -288,6 +360,10 @@ int main(int argc, char** argv) {
       }
     }
     if (!sim_shard.empty() && !parse_shard(sim_shard, c.shard, error)) return usage_error("--shard: " + error);
+    if (sim_input_opt->count() > 0) {
+      if (!read_input(sim_input, ss.scenario, sim_scenario_opt->count() > 0, ss.input, error)) return usage_error(error);
+      ss.input_path = sim_input;
+    }
     c.stop_on_failure = !sim_keep_going;
     auto& cfg = simo.campaign.config;
     cfg.strategy = strategy_text == "pct" ? wsstress::sim::Strategy::PCT
@@ -297,6 +373,10 @@ int main(int argc, char** argv) {
     return sim_command(simo);
   }
   if (replay_cmd->parsed()) return replay_command(replay);
+  if (fuzz_cmd->parsed()) {
+    fuzz.self = self_path(argv[0]);
+    return fuzz_command(fuzz);
+  }
   if (relacy_cmd->parsed()) {
     if (search_opt->count() > 0) relacy.search = relacy_search;
     if (bound_opt->count() > 0) relacy.bound = relacy_bound;
@@ -309,8 +389,10 @@ int main(int argc, char** argv) {
     for (std::size_t start = 0;;) {
       const auto comma = engines_text.find(',', start);
       const std::string e = engines_text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-      if (e != "stress" && e != "sim-sc" && e != "sim-tso" && e != "relacy") {
-        return usage_error("--engine: unknown engine '" + e + "' (engines: stress, sim-sc, sim-tso, relacy)");
+      if (e != "stress" && e != "sim-sc" && e != "sim-tso" && e != "relacy" && e != "fuzz-program" &&
+          e != "fuzz-schedule") {
+        return usage_error("--engine: unknown engine '" + e +
+                           "' (engines: stress, sim-sc, sim-tso, relacy, fuzz-program, fuzz-schedule)");
       }
       check.engines.push_back(e);
       if (comma == std::string::npos) break;

@@ -101,6 +101,14 @@ std::string matrix_row_text(const std::string& engine, const stress::MatrixRow& 
 namespace {
 std::string cell(const std::string& engine, const stress::MatrixRow& row) {
   if (row.outcome == "not modelled") return "n/m";
+  // Fuzz columns: the executions and seconds to the first finding.
+  if (engine.rfind("fuzz-", 0) == 0) {
+    std::string c = row.caught ? row.outcome.substr(0, row.outcome.find(' ')) + ", " + std::to_string(row.runs) +
+                                     " execs, " + fmt("%.1f s", row.seconds)
+                               : "- (" + std::to_string(row.runs) + " execs)";
+    if (!row.as_expected) c += " !";
+    return c;
+  }
   // Relacy's "seed" is the number of the failing execution of its search.
   const char* unit = engine == "relacy" ? "exec" : "seed";
   std::string c = row.caught ? (engine == "relacy" ? row.outcome : row.outcome.substr(0, row.outcome.find(' '))) +
@@ -137,7 +145,7 @@ std::string matrix_text(const std::vector<stress::MatrixReport>& per_engine) {
   }
   out += "\ncells: how it was caught (hang, bug, crash), the first failing seed and the seconds to it; '-' not "
          "caught, with the seeds run (relacy: the failing execution, or the executions run); 'n/m' no Relacy model "
-         "targets it; '!' not as the catalog expects\n";
+         "targets it; fuzz columns: the fuzzer's executions to its first finding; '!' not as the catalog expects\n";
   out += "matrix: " + std::to_string(first.rows.size()) + " mutants x " + std::to_string(per_engine.size()) +
          " engines in " + fmt("%.0f", elapsed) + " s, " + std::to_string(unexpected) + " not as expected\n";
   return out;

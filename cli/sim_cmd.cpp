@@ -210,6 +210,10 @@ int replay_command(const ReplayOptions& o) {
   std::printf("replay: scenario %s, mutant %s, seed %llu, %s/%s, %zu decisions\n", r->spec.scenario.c_str(),
               r->spec.mutant.c_str(), static_cast<unsigned long long>(r->config.seed), sim::to_string(r->config.strategy),
               sim::to_string(r->config.memory), r->config.forced.size());
+  if (!r->spec.input.empty()) {
+    stress::ByteSource src(reinterpret_cast<const std::uint8_t*>(r->spec.input.data()), r->spec.input.size());
+    std::printf("program: %s", stress::Program::decode(src).render().c_str());
+  }
   if (o.trace) {
     const std::string t = trace_text(res);
     std::fwrite(t.data(), 1, t.size(), stdout);

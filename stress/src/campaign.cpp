@@ -38,6 +38,7 @@ std::string replay_command(const std::string& program, const RunSpec& s, std::ui
                     " --iterations " + std::to_string(s.iterations) + " --noise " + std::to_string(s.noise) +
                     " --timeout " + timeout;
   if (s.mutant != "none") cmd += " --mutant " + s.mutant;
+  if (!s.input.empty()) cmd += " --input " + (s.input_path.empty() ? std::string("<program file>") : s.input_path);
   return cmd;
 }
 
@@ -86,21 +87,39 @@ void on_invariant(const char* what, SrcLoc loc) {
   finish_fatal(Verdict{VerdictKind::Bug, line, dump_live_state()});
 }
 
+// The handlers in place before the campaign's (a fuzzing engine's, which
+// saves the crashing input), restored when the campaign ends and chained to.
+struct sigaction g_previous[3];
+const int kCrashSignals[3] = {SIGABRT, SIGSEGV, SIGBUS};
+
 void on_crash(int sig) {
   const ssize_t n = write(2, g_crash_line, std::strlen(g_crash_line));
   (void)n;
-  signal(sig, SIG_DFL);
-  raise(sig);
+  for (int i = 0; i < 3; ++i) {
+    if (kCrashSignals[i] == sig) sigaction(sig, &g_previous[i], nullptr);
+  }
+  raise(sig);  // delivered to the previous handler (or the default) once this one returns
 }
 
 void install_crash_handlers() {
-  signal(SIGABRT, on_crash);
-#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
-  // Under a sanitizer its own SEGV report is better; it ends with an abort,
-  // which still reaches on_crash.
-  signal(SIGSEGV, on_crash);
-  signal(SIGBUS, on_crash);
+  struct sigaction sa {};
+  sa.sa_handler = on_crash;
+  sigemptyset(&sa.sa_mask);
+  for (int i = 0; i < 3; ++i) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    // Under a sanitizer its own SEGV report is better; it ends with an abort,
+    // which still reaches on_crash.
+    if (kCrashSignals[i] != SIGABRT) {
+      sigaction(kCrashSignals[i], nullptr, &g_previous[i]);
+      continue;
+    }
 #endif
+    sigaction(kCrashSignals[i], &sa, &g_previous[i]);
+  }
+}
+
+void restore_crash_handlers() {
+  for (int i = 0; i < 3; ++i) sigaction(kCrashSignals[i], &g_previous[i], nullptr);
 }
 
 }  // namespace
@@ -197,6 +216,7 @@ CampaignReport run_campaign(const CampaignSpec& spec, const CampaignHooks& hooks
     out = active.report;
   }
   set_invariant_handler(nullptr);
+  restore_crash_handlers();
   g_active = nullptr;
   return out;
 }

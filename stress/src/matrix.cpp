@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -72,6 +73,12 @@ MatrixReport run_matrix(const MatrixSpec& spec, const std::function<void(const M
               std::to_string(spec.base.threads), "--pools", std::to_string(spec.base.pools), "--iterations",
               std::to_string(spec.base.iterations), "--noise", std::to_string(spec.base.noise), "--json", json,
               "--quiet"};
+    } else if (spec.engine == "fuzz-program" || spec.engine == "fuzz-schedule") {
+      // A fuzz target for the budget, from its seed corpus, with a fixed
+      // libFuzzer seed so a row can be measured again.
+      args = {spec.self, "fuzz", "--target", spec.engine.substr(5), "--mutant", m.name, "--time",
+              fmt(spec.budget_s), "--seed", "1", "--out", std::string(dir) + "/" + m.name + "-fuzz", "--json", json,
+              "--quiet"};
     } else {
       // sim-sc / sim-tso: the simulator with PCT (it finds the deep orderings
       // lost wake-ups need much sooner than a uniform random walk), under the
@@ -100,7 +107,10 @@ MatrixReport run_matrix(const MatrixSpec& spec, const std::function<void(const M
     // The child stops itself at its budget; this is the backstop.
     // Relacy runs one search per model that targets the mutant, each with the
     // budget as its time limit, and the clean row runs all six models.
-    const double limit = (spec.engine == "relacy" ? 6 : 1) * spec.budget_s + spec.hang_timeout_s + 30;
+    // A fuzz child converts its finding after the budget (up to 200
+    // simulator runs for a program).
+    const double limit = (spec.engine == "relacy" ? 6 : 1) * spec.budget_s + spec.hang_timeout_s +
+                         (spec.engine.rfind("fuzz-", 0) == 0 ? 150 : 30);
     int status = 0;
     bool killed = false;
     for (;;) {
@@ -161,6 +171,11 @@ MatrixReport run_matrix(const MatrixSpec& spec, const std::function<void(const M
         row.replay = f.value("verdict", "") + " (reproducer not kept)";
       }
       row.seconds = f.value("at_seconds", row.seconds);
+      if (spec.engine.rfind("fuzz-", 0) == 0) {
+        row.runs = f.value("executions", row.runs);
+        row.replay = "wsstress fuzz --target " + spec.engine.substr(5) + " --mutant " + m.name + " --seed 1 --time " +
+                     fmt(spec.budget_s) + " (reproducer not kept)";
+      }
     } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
       row.outcome = "pass";
     } else {
@@ -168,7 +183,11 @@ MatrixReport run_matrix(const MatrixSpec& spec, const std::function<void(const M
       const std::string e = slurp(err);
       row.message = e.substr(0, e.find('\n'));
     }
-    switch (spec.engine == "stress"   ? m.stress_expect
+    // The fuzz columns measure; only the clean pool and the negative controls
+    // have an expectation there (no finding).
+    const Expect fuzz_expect = m.name == "none" || m.negative_control ? Expect::Pass : Expect::Maybe;
+    switch (spec.engine.rfind("fuzz-", 0) == 0 ? fuzz_expect
+            : spec.engine == "stress"          ? m.stress_expect
             : spec.engine == "sim-sc" ? m.sim_sc_expect
             : spec.engine == "relacy" ? m.relacy_expect
                                       : m.sim_tso_expect) {
@@ -183,7 +202,8 @@ MatrixReport run_matrix(const MatrixSpec& spec, const std::function<void(const M
     report.rows.push_back(row);
     if (on_row) on_row(row);
   }
-  rmdir(dir);
+  std::error_code ignored;
+  std::filesystem::remove_all(dir, ignored);  // the fuzz columns leave corpora and findings there
   report.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return report;
 }

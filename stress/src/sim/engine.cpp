@@ -1,6 +1,7 @@
 // The simulator engine: the DFS driver, reproducer files and the shrinker.
 #include "wsstress/sim/engine.hpp"
 
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -106,6 +107,12 @@ std::string write_repro(const Repro& r) {
   char hash[32];
   std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(r.trace_hash));
   o << "trace-hash " << hash << "\n";
+  if (!r.spec.input.empty()) {
+    static const char* hex = "0123456789abcdef";
+    o << "input ";
+    for (unsigned char ch : r.spec.input) o << hex[ch >> 4] << hex[ch & 15];
+    o << "\n";
+  }
   o << "schedule";
   for (std::uint32_t c : r.config.forced) o << ' ' << c;
   o << "\n";
@@ -114,9 +121,9 @@ std::string write_repro(const Repro& r) {
 
 namespace {
 bool to_u64(const std::string& s, std::uint64_t& out) {
-  if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos || s.size() > 19) return false;
-  out = std::stoull(s);
-  return true;
+  if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos) return false;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && end == s.data() + s.size();  // no overflow past 2^64 - 1
 }
 }  // namespace
 
@@ -184,6 +191,7 @@ std::optional<Repro> read_repro(const std::string& text, std::string& error) {
   if (st == "random") r.config.strategy = Strategy::Random;
   else if (st == "pct") r.config.strategy = Strategy::PCT;
   else if (st == "dfs") r.config.strategy = Strategy::DFS;
+  else if (st == "fuzz") r.config.strategy = Strategy::Fuzz;  // its schedule holds every decision
   else {
     error = "reproducer names an unknown strategy '" + st + "'";
     return std::nullopt;
@@ -207,6 +215,26 @@ std::optional<Repro> read_repro(const std::string& text, std::string& error) {
   if (r.config.forced.empty()) {
     error = "reproducer schedule is empty (truncated?)";
     return std::nullopt;
+  }
+  if (fields.count("input")) {
+    const std::string& hex = fields["input"];
+    auto nibble = [](char ch) -> int {
+      if (ch >= '0' && ch <= '9') return ch - '0';
+      if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
+      return -1;
+    };
+    if (hex.size() % 2 != 0) {
+      error = "reproducer input has an odd number of hex digits";
+      return std::nullopt;
+    }
+    for (std::size_t i = 0; i < hex.size(); i += 2) {
+      const int hi = nibble(hex[i]), lo = nibble(hex[i + 1]);
+      if (hi < 0 || lo < 0) {
+        error = "reproducer input is not lower-case hex at digit " + std::to_string(i + 1);
+        return std::nullopt;
+      }
+      r.spec.input.push_back(static_cast<char>(hi * 16 + lo));
+    }
   }
   r.verdict = fields.count("verdict") ? fields["verdict"] : "";
   r.message = fields.count("message") ? fields["message"] : "";

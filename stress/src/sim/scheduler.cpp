@@ -40,6 +40,7 @@ const char* to_string(Strategy s) noexcept {
     case Strategy::Random: return "random";
     case Strategy::PCT: return "pct";
     case Strategy::DFS: return "dfs";
+    case Strategy::Fuzz: return "fuzz";
   }
   return "?";
 }
@@ -526,6 +527,7 @@ class Scheduler {
       // preemption), else the lowest runnable id.
       return default_action(runnable);
     }
+    if (cfg_.strategy == Strategy::Fuzz) return choose_fuzz(runnable);
     // TSO: sometimes flush a buffered store first; sometimes wake a condvar
     // waiter spuriously (the pool must tolerate it).
     if (tso() && next() % 100 < cfg_.flush_percent) {
@@ -556,6 +558,34 @@ class Scheduler {
       return *best;
     }
     const Action a = runnable[next() % runnable.size()];
+    last_run_ = a.fiber;
+    return a;
+  }
+
+  // One input byte a decision, so a fuzzer's mutation of byte i changes
+  // decision i and nothing before it: values 0xC0 and up flush a store buffer
+  // under TSO (if one holds a store), 0xBF wakes a condvar waiter spuriously,
+  // and any other value picks runnable fiber b % n.
+  std::optional<Action> choose_fuzz(const std::vector<Action>& runnable) {
+    std::uint32_t b;
+    if (fuzz_at_ < cfg_.fuzz_bytes.size()) {
+      b = cfg_.fuzz_bytes[fuzz_at_++];
+    } else {
+      b = static_cast<std::uint32_t>(next() & 0xff);
+    }
+    if (tso() && b >= 0xC0) {
+      std::vector<std::uint32_t> with_stores;
+      for (auto& f : fibers_) {
+        if (!f->buffer.empty()) with_stores.push_back(f->id);
+      }
+      if (!with_stores.empty()) return Action{with_stores[b % with_stores.size()], kFlush};
+    }
+    if (b == 0xBF) {
+      for (auto& f : fibers_) {
+        if (f->state == State::BlockedCond) return Action{f->id, kSpurious};
+      }
+    }
+    const Action a = runnable[b % runnable.size()];
     last_run_ = a.fiber;
     return a;
   }
@@ -675,6 +705,7 @@ class Scheduler {
  private:
   SimConfig cfg_;
   std::uint64_t rng_;
+  std::size_t fuzz_at_ = 0;
   std::uint64_t seed_stream_;
   std::vector<std::unique_ptr<Fiber>> fibers_;
   Fiber* current_ = nullptr;

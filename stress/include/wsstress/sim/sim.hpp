@@ -40,7 +40,9 @@ using pool::Event;
 using pool::SrcLoc;
 
 enum class MemoryModel { SC, TSO };
-enum class Strategy { Random, PCT, DFS };
+// Fuzz: each decision is read from `fuzz_bytes` (a coverage-guided fuzzer's
+// input), then from a generator seeded with `seed` once they run out.
+enum class Strategy { Random, PCT, DFS, Fuzz };
 const char* to_string(MemoryModel m) noexcept;
 const char* to_string(Strategy s) noexcept;
 
@@ -62,6 +64,7 @@ struct SimConfig {
   unsigned flush_percent = 30;            // TSO: chance to flush a store buffer at a point
   unsigned spurious_wakeup_per_mille = 5; // chance a condvar waiter wakes spuriously
   std::vector<std::uint32_t> forced;      // a recorded schedule to follow (replay)
+  std::vector<std::uint8_t> fuzz_bytes;   // Fuzz: one byte per decision
   bool record_trace = false;              // keep every point (for --trace / --trace-out)
 };
 

@@ -29,6 +29,8 @@ struct RunSpec {
   std::size_t iterations = 20; // programs per seed
   int noise = 1;               // 0 = off .. 3 = heavy
   double timeout_s = 10;       // no progress for this long = a hang
+  std::string input;           // the `program` scenario: a program's bytes (empty: from the seed)
+  std::string input_path;      // where `input` came from, for replay commands
 };
 
 enum class VerdictKind { Pass, Bug, Hang, Internal };

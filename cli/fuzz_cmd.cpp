@@ -1,0 +1,322 @@
+// `wsstress fuzz`: runs a fuzz target (fuzz/: libFuzzer under the fuzz preset,
+// the standalone random driver under g++) as a child for a time budget, shows
+// its progress, and turns a finding into a reproducer `wsstress replay` runs;
+// `--convert` does the same for a crash file found elsewhere (OSS-Fuzz,
+// ClusterFuzzLite, a colleague's run).
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+
+#include "commands.hpp"
+#include "exit_codes.hpp"
+#include "report.hpp"
+#include "wsstress/sim/fuzz_input.hpp"
+#include "wsstress/stress/catalog.hpp"
+
+#ifndef WSSTRESS_SOURCE_DIR
+#define WSSTRESS_SOURCE_DIR "."
+#endif
+
+namespace wsstress::cli {
+
+namespace {
+
+bool read_bytes(const std::string& path, std::vector<std::uint8_t>& out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  out.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return true;
+}
+
+bool is_dir(const std::string& p) {
+  struct stat st{};
+  return stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool is_exec(const std::string& p) { return access(p.c_str(), X_OK) == 0 && !is_dir(p); }
+
+// A crash file turned into a reproducer, and what replaying it showed.
+struct Converted {
+  bool failing = false;        // the reproducer fails when replayed
+  std::string verdict, message, repro_path, program_text;
+  std::string error;           // could not convert (empty: fine)
+};
+
+Converted convert(const std::string& target, const std::string& mutant, const std::string& crash,
+                  const std::string& repro_path) {
+  Converted c;
+  std::vector<std::uint8_t> bytes;
+  if (!read_bytes(crash, bytes)) {
+    c.error = crash + ": cannot read the crash file";
+    return c;
+  }
+  sim::Repro rep;
+  if (target == "schedule") {
+    const sim::ScheduleInput in = sim::decode_schedule_input(bytes.data(), bytes.size(), mutant);
+    const sim::SimResult r = sim::find_sim_runner(mutant)(in.spec, in.config);
+    rep = sim::schedule_repro(in, r);
+    c.failing = r.verdict.kind != stress::VerdictKind::Pass;
+    if (in.spec.scenario == "program") {
+      stress::ByteSource src(reinterpret_cast<const std::uint8_t*>(in.spec.input.data()), in.spec.input.size());
+      c.program_text = stress::Program::decode(src).render();
+    }
+  } else {
+    // A program found on real threads: the program is exact; look for a
+    // simulator interleaving that fails it too (then the replay is exact).
+    rep = sim::program_repro(bytes.data(), bytes.size(), mutant, 50, c.failing);
+    stress::ByteSource src(reinterpret_cast<const std::uint8_t*>(rep.spec.input.data()), rep.spec.input.size());
+    c.program_text = stress::Program::decode(src).render();
+    if (!c.failing) {
+      // Keep a replayable file anyway: the program under the simulator's seed 0.
+      sim::SimResult r = sim::find_sim_runner(mutant)(rep.spec, rep.config);
+      rep.config.forced = r.schedule;
+      rep.verdict = stress::to_string(r.verdict.kind);
+      rep.message = r.verdict.message;
+      rep.trace_hash = r.trace_hash;
+    }
+  }
+  c.verdict = rep.verdict;
+  c.message = rep.message;
+  c.repro_path = repro_path;
+  const std::string err = write_atomically(repro_path, sim::write_repro(rep));
+  if (!err.empty()) c.error = err;
+  return c;
+}
+
+void print_converted(const FuzzOptions& o, const Converted& c, const std::string& crash) {
+  std::printf("  crash input: %s\n", crash.c_str());
+  if (!c.program_text.empty()) {
+    std::printf("  program:\n");
+    std::istringstream lines(c.program_text);
+    for (std::string l; std::getline(lines, l);) std::printf("    %s\n", l.c_str());
+  }
+  if (c.failing) {
+    std::printf("  simulator:   %s: %s\n", c.verdict.c_str(), c.message.c_str());
+    std::printf("  reproducer:  %s (exact: every scheduling decision recorded)\n", c.repro_path.c_str());
+    std::printf("  replay:      wsstress replay %s --trace\n", c.repro_path.c_str());
+  } else if (o.target == "program") {
+    std::printf("  simulator:   no failing interleaving found for this program (50 seeds x SC/TSO x random/PCT)\n");
+    std::printf("  reproducer:  %s (the program; replays the simulator's seed 0)\n", c.repro_path.c_str());
+  } else {
+    std::printf("  simulator:   this input's run passes (%s)\n", c.message.empty() ? "no failure" : c.message.c_str());
+    std::printf("  reproducer:  %s (its schedule, recorded)\n", c.repro_path.c_str());
+  }
+  if (o.target == "program") {
+    std::printf("  real threads: wsstress run --scenario program --input %s%s --repeat 1000\n", crash.c_str(),
+                o.mutant == "none" ? "" : (" --mutant " + o.mutant).c_str());
+  }
+}
+
+std::string default_fuzz_bin(const std::string& self) {
+  const auto slash = self.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : self.substr(0, slash);
+  return dir + "/../fuzz";
+}
+
+}  // namespace
+
+int fuzz_command(const FuzzOptions& o) {
+  if (stress::find_mutant(o.mutant) == nullptr) {
+    std::fprintf(stderr, "wsstress: error: --mutant: unknown mutant '%s'\n", o.mutant.c_str());
+    return kUsage;
+  }
+  if (!o.convert.empty()) {
+    const std::string repro = o.repro_path.empty() ? o.convert + ".repro" : o.repro_path;
+    if (access(o.convert.c_str(), R_OK) != 0) {
+      std::fprintf(stderr, "wsstress: error: --convert: cannot read '%s'\n", o.convert.c_str());
+      return kUsage;
+    }
+    Converted c = convert(o.target, o.mutant, o.convert, repro);
+    if (!c.error.empty()) {
+      std::fprintf(stderr, "wsstress: error: %s\n", c.error.c_str());
+      return kInternal;
+    }
+    std::printf("convert: %s_fuzzer input, mutant %s: %s\n", o.target.c_str(), o.mutant.c_str(),
+                c.failing ? "fails" : "passes in the simulator");
+    print_converted(o, c, o.convert);
+    return c.failing ? kFailed : kOk;
+  }
+
+  const std::string bin_dir = o.fuzz_bin.empty() ? default_fuzz_bin(o.self) : o.fuzz_bin;
+  const std::string bin = bin_dir + "/" + o.target + "_fuzzer";
+  if (!is_exec(bin)) {
+    std::fprintf(stderr, "wsstress: error: no fuzz target %s (build it: cmake --workflow --preset fuzz, then run "
+                         "build/fuzz/cli/wsstress fuzz, or pass --fuzz-bin)\n", bin.c_str());
+    return kUsage;
+  }
+  if (mkdir(o.out_dir.c_str(), 0755) != 0 && errno != EEXIST) {
+    std::fprintf(stderr, "wsstress: error: --out: cannot create '%s': %s\n", o.out_dir.c_str(), std::strerror(errno));
+    return kUsage;
+  }
+  const std::string corpus = o.out_dir + "/corpus-" + o.target;
+  if (mkdir(corpus.c_str(), 0755) != 0 && errno != EEXIST) {
+    std::fprintf(stderr, "wsstress: error: cannot create '%s': %s\n", corpus.c_str(), std::strerror(errno));
+    return kInternal;
+  }
+  const std::string src = WSSTRESS_SOURCE_DIR;
+  std::vector<std::string> args = {bin, corpus};
+  const std::string seed_corpus = src + "/fuzz/corpus/" + o.target;
+  if (is_dir(seed_corpus)) args.push_back(seed_corpus);
+  char num[64];
+  std::snprintf(num, sizeof num, "%g", o.time_s);
+  args.push_back(std::string("-max_total_time=") + num);
+  args.push_back("-print_final_stats=1");
+  args.push_back("-artifact_prefix=" + o.out_dir + "/");
+  args.push_back("-timeout=60");
+  args.push_back(o.target == "program" ? "-max_len=256" : "-max_len=4096");
+  if (const std::string dict = src + "/fuzz/" + o.target + ".dict"; access(dict.c_str(), R_OK) == 0) {
+    args.push_back("-dict=" + dict);
+  }
+  if (o.runs > 0) args.push_back("-runs=" + std::to_string(o.runs));
+  if (o.seed > 0) args.push_back("-seed=" + std::to_string(o.seed));
+  if (o.jobs > 1) args.push_back("-fork=" + std::to_string(o.jobs));
+
+  int pipefd[2];
+  if (pipe(pipefd) != 0) {
+    std::fprintf(stderr, "wsstress: error: pipe: %s\n", std::strerror(errno));
+    return kInternal;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const pid_t pid = fork();
+  if (pid < 0) {
+    std::fprintf(stderr, "wsstress: error: fork: %s\n", std::strerror(errno));
+    return kInternal;
+  }
+  if (pid == 0) {
+    setpgid(0, 0);  // so the backstop can stop libFuzzer's fork-mode children too
+    dup2(pipefd[1], 2);
+    const int devnull = open("/dev/null", O_WRONLY);
+    if (devnull >= 0) dup2(devnull, 1);
+    close(pipefd[0]);
+    close(pipefd[1]);
+    setenv("WSSTRESS_FUZZ_MUTANT", o.mutant.c_str(), 1);
+    std::vector<char*> argv;
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(bin.c_str(), argv.data());
+    std::fprintf(stderr, "wsstress: error: cannot run %s: %s\n", bin.c_str(), std::strerror(errno));
+    _exit(kInternal);
+  }
+  close(pipefd[1]);
+
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  const bool tty = !o.quiet && isatty(2);
+  std::deque<std::string> tail;  // the child's last lines, for errors
+  std::string partial, crash, engine = "libFuzzer (coverage-guided)";
+  std::uint64_t execs = 0, cov = 0, exec_per_s = 0, finding_execs = 0;
+  const std::regex count_re(R"(^#(\d+)\s)"), cov_re(R"(cov: (\d+))"), eps_re(R"(exec/s: (\d+))"),
+      stat_re(R"(stat::number_of_executed_units: (\d+))"), unit_re(R"(Test unit written to (\S+))");
+  // libFuzzer stops itself at -max_total_time; this is the backstop.
+  const double limit = o.time_s + 120;
+  bool killed = false;
+  double last_draw = -1;
+  for (;;) {
+    pollfd p{pipefd[0], POLLIN, 0};
+    const int pr = poll(&p, 1, 200);
+    if (pr > 0) {
+      char buf[4096];
+      const ssize_t n = read(pipefd[0], buf, sizeof buf);
+      if (n <= 0) break;
+      partial.append(buf, static_cast<std::size_t>(n));
+      for (std::size_t nl; (nl = partial.find('\n')) != std::string::npos;) {
+        const std::string line = partial.substr(0, nl);
+        partial.erase(0, nl + 1);
+        std::smatch m;
+        if (std::regex_search(line, m, count_re)) execs = std::max<std::uint64_t>(execs, std::stoull(m[1]));
+        if (std::regex_search(line, m, cov_re)) cov = std::stoull(m[1]);
+        if (std::regex_search(line, m, eps_re)) exec_per_s = std::stoull(m[1]);
+        if (std::regex_search(line, m, stat_re)) execs = std::max<std::uint64_t>(execs, std::stoull(m[1]));
+        if (std::regex_search(line, m, unit_re) && crash.empty()) {
+          crash = m[1];
+          finding_execs = execs;
+        }
+        if (line.find("standalone driver") != std::string::npos) engine = "standalone driver (random inputs, no coverage guidance)";
+        tail.push_back(line);
+        if (tail.size() > 80) tail.pop_front();
+      }
+    }
+    if (tty && elapsed() - last_draw >= 0.5) {
+      last_draw = elapsed();
+      std::fprintf(stderr, "\rfuzz %s_fuzzer: %.0f/%g s, %llu execs, %llu exec/s, cov %llu   ", o.target.c_str(),
+                   elapsed(), o.time_s, static_cast<unsigned long long>(execs),
+                   static_cast<unsigned long long>(exec_per_s), static_cast<unsigned long long>(cov));
+    }
+    if (elapsed() > limit) {
+      kill(-pid, SIGKILL);
+      killed = true;
+      break;
+    }
+  }
+  close(pipefd[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  const double secs = elapsed();
+  if (tty) std::fprintf(stderr, "\n");
+  if (finding_execs == 0) finding_execs = execs;
+
+  nlohmann::json j = {{"schema", "wsstress.fuzz/1"}, {"target", o.target},    {"mutant", o.mutant},
+                      {"engine", engine},             {"seconds", secs},       {"runs", execs},
+                      {"exec_per_s", secs > 0 ? static_cast<double>(execs) / secs : 0.0},
+                      {"coverage", cov},              {"failures", nlohmann::json::array()}};
+  int code = kOk;
+  std::printf("fuzz: %s_fuzzer, mutant %s, %s\n", o.target.c_str(), o.mutant.c_str(), engine.c_str());
+  if (killed) {
+    std::printf("fuzz: the fuzzer did not stop at its time budget; stopped it after %.0f s\n", secs);
+    code = kHang;
+  } else if (!crash.empty()) {
+    std::printf("fuzz: FINDING after %llu executions in %.1f s\n", static_cast<unsigned long long>(finding_execs), secs);
+    Converted c = convert(o.target, o.mutant, crash, crash + ".repro");
+    if (!c.error.empty()) {
+      std::fprintf(stderr, "wsstress: error: %s\n", c.error.c_str());
+      return kInternal;
+    }
+    // The target's own report (verdict, state dump) is in the child's output.
+    for (const std::string& l : tail) {
+      if (l.rfind("== wsstress", 0) == 0) std::printf("  %s\n", l.substr(3).c_str());
+    }
+    print_converted(o, c, crash);
+    j["failures"].push_back({{"verdict", c.failing ? c.verdict : std::string("bug")},
+                             {"message", c.message},
+                             {"crash", crash},
+                             {"repro", c.repro_path},
+                             {"replay", "wsstress replay " + c.repro_path},
+                             {"executions", finding_execs},
+                             {"at_seconds", secs}});
+    code = kFailed;
+  } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+    std::printf("fuzz: no finding: %llu executions in %.1f s (%.0f exec/s), coverage %llu, corpus %s\n",
+                static_cast<unsigned long long>(execs), secs, secs > 0 ? static_cast<double>(execs) / secs : 0.0,
+                static_cast<unsigned long long>(cov), corpus.c_str());
+  } else {
+    std::fprintf(stderr, "wsstress: error: the fuzz target ended (%s %d) without a finding; its last lines:\n",
+                 WIFEXITED(status) ? "exit" : "signal", WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+    for (std::size_t i = tail.size() > 15 ? tail.size() - 15 : 0; i < tail.size(); ++i) {
+      std::fprintf(stderr, "  %s\n", tail[i].c_str());
+    }
+    code = kInternal;
+  }
+  if (!o.json_path.empty()) {
+    const std::string err = write_atomically(o.json_path, j.dump(2) + "\n");
+    if (!err.empty()) {
+      std::fprintf(stderr, "wsstress: error: --json: %s\n", err.c_str());
+      return kInternal;
+    }
+  }
+  return code;
+}
+
+}  // namespace wsstress::cli

@@ -1,0 +1,70 @@
+// program_fuzzer: the input bytes are a program (stress/program.hpp) over up
+// to three pools - joins inside scopes inside cross-pool installs that throw -
+// run on real threads by the `program` scenario of the real-thread engine,
+// whose oracle compares the result, every leaf's run count and the exceptions
+// that arrived with the sequential interpreter. The campaign's watchdog turns
+// a hang into a crash carrying the same state dump as `wsstress run`.
+// WSSTRESS_FUZZ_MUTANT (default none) puts a historical bug back.
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "wsstress/sim/fuzz_input.hpp"
+#include "wsstress/stress/campaign.hpp"
+#include "wsstress/stress/catalog.hpp"
+#include "wsstress/stress/runner.hpp"
+
+namespace {
+
+std::string g_mutant = "none";
+
+std::uint64_t fnv1a(const std::uint8_t* d, std::size_t n) {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (std::size_t i = 0; i < n; ++i) h = (h ^ d[i]) * 0x100000001b3ull;
+  return h;
+}
+
+[[noreturn]] void report_and_abort(const wsstress::stress::CampaignReport& report, const std::string& program_text) {
+  const auto& f = report.failures.back();
+  std::fprintf(stderr, "\n== wsstress program_fuzzer: %s: %s\n", wsstress::stress::to_string(f.verdict.kind),
+               f.verdict.message.c_str());
+  std::fprintf(stderr, "== program (mutant %s):\n%s", g_mutant.c_str(), program_text.c_str());
+  if (!f.verdict.dump.empty()) std::fprintf(stderr, "== state dump:\n%s\n", f.verdict.dump.c_str());
+  std::fprintf(stderr, "== replay on real threads: wsstress run --scenario program --input <this input>%s "
+                       "--repeat 1000\n== convert: wsstress fuzz --target program --convert <this input>%s\n",
+               g_mutant == "none" ? "" : (" --mutant " + g_mutant).c_str(),
+               g_mutant == "none" ? "" : (" --mutant " + g_mutant).c_str());
+  std::fflush(stderr);
+  std::abort();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  if (const char* m = std::getenv("WSSTRESS_FUZZ_MUTANT"); m != nullptr && *m != '\0') g_mutant = m;
+  if (wsstress::stress::find_runner(g_mutant) == nullptr) {
+    std::fprintf(stderr, "program_fuzzer: unknown mutant '%s' in WSSTRESS_FUZZ_MUTANT (see `wsstress mutants list`)\n",
+                 g_mutant.c_str());
+    std::exit(2);
+  }
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace wsstress;
+  static std::string program_text;
+  stress::CampaignSpec spec;
+  spec.run = sim::program_input_spec(data, size, g_mutant);
+  {
+    stress::ByteSource src(reinterpret_cast<const std::uint8_t*>(spec.run.input.data()), spec.run.input.size());
+    program_text = stress::Program::decode(src).render();
+  }
+  const std::uint64_t seed = fnv1a(data, size);
+  spec.seeds = {seed, seed};
+  stress::CampaignHooks hooks;
+  hooks.fatal = [](const stress::CampaignReport& r) { report_and_abort(r, program_text); };
+  const stress::CampaignReport report = stress::run_campaign(spec, hooks);
+  if (!report.failures.empty()) report_and_abort(report, program_text);
+  return 0;
+}

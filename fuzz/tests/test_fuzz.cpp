@@ -1,0 +1,192 @@
+// The fuzz targets' pieces, in-process: programs decode from any bytes to a
+// bounded program; the sequential interpreter's outcomes, run counts and
+// panic-handler counts; the program scenario agrees with it on the clean pool
+// in the simulator and fails on a cross-pool mutant; schedule inputs decode
+// as documented, steer the simulator byte by byte, and convert to reproducers
+// that replay exactly.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "wsstress/sim/fuzz_input.hpp"
+#include "wsstress/stress/program.hpp"
+
+namespace {
+using namespace wsstress;
+using stress::ByteSource;
+using stress::Program;
+using K = Program::Kind;
+
+Program decode(const std::vector<std::uint8_t>& b) {
+  ByteSource src(b.data(), b.size());
+  return Program::decode(src);
+}
+
+TEST(ProgramDecode, AnyBytesGiveABoundedProgramRootedInAnInstall) {
+  std::mt19937 rng(7);
+  for (int i = 0; i < 2000; ++i) {
+    std::vector<std::uint8_t> b(rng() % 300);
+    for (auto& x : b) x = static_cast<std::uint8_t>(rng());
+    const Program p = decode(b);
+    ASSERT_GE(p.pool_threads.size(), 1u);
+    ASSERT_LE(p.pool_threads.size(), Program::kMaxPools);
+    ASSERT_LE(p.nodes.size(), Program::kMaxNodes);
+    ASSERT_EQ(p.nodes[0].kind, K::Install);
+    for (const auto& n : p.nodes) {
+      for (auto k : n.kids) {
+        ASSERT_LT(k, p.nodes.size());
+      }
+      if (n.kind == K::Install) {
+        ASSERT_LT(n.value, p.pool_threads.size());
+      }
+    }
+    // Decoding is a function of the bytes.
+    ASSERT_EQ(decode(b).render(), p.render());
+  }
+  // Nothing at all: one pool, one worker, one caller, install(leaf 0).
+  const Program empty = decode({});
+  EXPECT_EQ(empty.nodes.size(), 2u);
+  EXPECT_EQ(empty.nodes[1].kind, K::Leaf);
+}
+
+// Builds a program by hand: pools, then nodes (root first).
+Program make(std::vector<std::uint8_t> pools, std::vector<Program::Node> nodes, std::uint8_t callers = 1) {
+  Program p;
+  p.pool_threads = std::move(pools);
+  p.callers = callers;
+  p.nodes = std::move(nodes);
+  return p;
+}
+
+TEST(ProgramOracle, JoinSumsAndTheFirstHalfsExceptionWins) {
+  // install p0 (join(leaf 3, leaf 4))
+  Program p = make({2}, {{K::Install, 0, 0, {1}}, {K::Join, 0, 0, {2, 3}}, {K::Leaf, 3, 0, {}}, {K::Leaf, 4, 0, {}}});
+  auto e = p.expected();
+  EXPECT_FALSE(e.outcome.throws);
+  EXPECT_EQ(e.outcome.value, 7u);
+  EXPECT_EQ(e.runs[2], 1u);
+  // Both halves throw: A's wins, and B still runs.
+  p.nodes[2].kind = K::Throw;
+  p.nodes[3].kind = K::Throw;
+  e = p.expected();
+  EXPECT_TRUE(e.outcome.throws);
+  EXPECT_EQ(e.outcome.ids, (std::set<std::uint32_t>{2}));
+  EXPECT_EQ(e.runs[3], 1u);
+}
+
+TEST(ProgramOracle, ScopeMayRethrowAnyOfItsJobsExceptions) {
+  Program p = make({2}, {{K::Install, 0, 0, {1}},
+                         {K::Scope, 0, 0, {2, 3, 4}},
+                         {K::Throw, 0, 0, {}},
+                         {K::Leaf, 5, 0, {}},
+                         {K::Throw, 0, 0, {}}});
+  const auto e = p.expected();
+  EXPECT_TRUE(e.outcome.throws);
+  EXPECT_EQ(e.outcome.ids, (std::set<std::uint32_t>{2, 4}));
+  EXPECT_EQ(e.runs[3], 1u);
+}
+
+TEST(ProgramOracle, BroadcastRunsOncePerWorkerOfTheCurrentPool) {
+  // Two callers; install p1 (3 workers) -> broadcast(leaf 2): 3 runs a caller.
+  Program p = make({1, 3}, {{K::Install, 1, 0, {1}}, {K::Broadcast, 0, 0, {2}}, {K::Leaf, 2, 0, {}}}, 2);
+  const auto e = p.expected();
+  EXPECT_EQ(e.outcome.value, 6u);
+  EXPECT_EQ(e.runs[2], 6u);
+}
+
+TEST(ProgramOracle, DetachedSpawnsSendTheirExceptionsToThePanicHandler) {
+  Program p = make({2}, {{K::Install, 0, 0, {1}}, {K::Spawn, 0, 0, {2}}, {K::Throw, 0, 0, {}}});
+  const auto e = p.expected();
+  EXPECT_FALSE(e.outcome.throws);
+  EXPECT_EQ(e.spawns, 1u);
+  EXPECT_EQ(e.handled, 1u);
+  EXPECT_EQ(e.handled_ids, (std::set<std::uint32_t>{2}));
+}
+
+sim::SimConfig cfg(std::uint64_t seed) {
+  sim::SimConfig c;
+  c.seed = seed;
+  return c;
+}
+
+TEST(ProgramScenario, AgreesWithTheSequentialInterpreterInTheSimulator) {
+  sim::SimRunFn run = sim::find_sim_runner("none");
+  std::mt19937 rng(11);
+  for (int i = 0; i < 40; ++i) {
+    std::vector<std::uint8_t> b(20 + rng() % 120);
+    for (auto& x : b) x = static_cast<std::uint8_t>(rng());
+    stress::RunSpec spec = sim::program_input_spec(b.data(), b.size(), "none");
+    const auto r = run(spec, cfg(static_cast<std::uint64_t>(i)));
+    ASSERT_EQ(r.verdict.kind, stress::VerdictKind::Pass) << r.verdict.message << "\n" << decode(b).render();
+  }
+}
+
+TEST(ProgramScenario, ACrossPoolInstallHangsUnderCrossIsCold) {
+  // install p0 (install p1 (install p0 (leaf 1))), one worker each: p0's
+  // worker blocks in p1's cold path, and p1's worker then waits for p0.
+  const std::vector<std::uint8_t> b = {1, 0, 0, 0, 0, 5, 1, 5, 0, 0, 1, 0};
+  const Program p = decode(b);
+  ASSERT_EQ(p.nodes[1].kind, K::Install) << p.render();
+  ASSERT_EQ(p.nodes[2].kind, K::Install) << p.render();
+  stress::RunSpec spec = sim::program_input_spec(b.data(), b.size(), "cross_is_cold");
+  const auto bad = sim::find_sim_runner("cross_is_cold")(spec, cfg(0));
+  EXPECT_EQ(bad.verdict.kind, stress::VerdictKind::Hang) << bad.verdict.message;
+  const auto good = sim::find_sim_runner("none")(spec, cfg(0));
+  EXPECT_EQ(good.verdict.kind, stress::VerdictKind::Pass) << good.verdict.message;
+}
+
+TEST(ScheduleInput, HeaderDecodesAsDocumented) {
+  std::vector<std::uint8_t> b = {2, 1 | (2 << 1) | (1 << 3) | (1 << 4), 0x10, 0, 0, 0, 0, 0, 0, 0, 7, 7, 7};
+  const auto in = sim::decode_schedule_input(b.data(), b.size(), "none");
+  EXPECT_EQ(in.spec.scenario, "cross");
+  EXPECT_EQ(in.config.memory, sim::MemoryModel::TSO);
+  EXPECT_EQ(in.spec.threads, 3u);
+  EXPECT_EQ(in.spec.pools, 3u);
+  EXPECT_EQ(in.spec.iterations, 2u);
+  EXPECT_EQ(in.config.seed, 0x10u);
+  EXPECT_EQ(in.config.strategy, sim::Strategy::Fuzz);
+  EXPECT_EQ(in.config.fuzz_bytes, (std::vector<std::uint8_t>{7, 7, 7}));
+  // The program scenario takes a length byte and that many program bytes.
+  std::vector<std::uint8_t> p = {7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 1, 2, 3, 9};
+  const auto pin = sim::decode_schedule_input(p.data(), p.size(), "none");
+  EXPECT_EQ(pin.spec.scenario, "program");
+  EXPECT_EQ(pin.spec.input, std::string("\x01\x02\x03", 3));
+  EXPECT_EQ(pin.config.fuzz_bytes, (std::vector<std::uint8_t>{9}));
+}
+
+TEST(ScheduleInput, DecisionBytesSteerTheRunAndTheReproducerReplaysIt) {
+  sim::SimRunFn run = sim::find_sim_runner("none");
+  std::vector<std::uint8_t> b = {1, 2, 5, 0, 0, 0, 0, 0, 0, 0};
+  std::vector<std::uint8_t> zeros = b, ones = b;
+  zeros.resize(b.size() + 400, 0);
+  ones.resize(b.size() + 400, 1);
+  const auto in0 = sim::decode_schedule_input(zeros.data(), zeros.size(), "none");
+  const auto in1 = sim::decode_schedule_input(ones.data(), ones.size(), "none");
+  const auto r0 = run(in0.spec, in0.config), r0b = run(in0.spec, in0.config), r1 = run(in1.spec, in1.config);
+  ASSERT_EQ(r0.verdict.kind, stress::VerdictKind::Pass) << r0.verdict.message;
+  ASSERT_EQ(r1.verdict.kind, stress::VerdictKind::Pass) << r1.verdict.message;
+  EXPECT_EQ(r0.trace_hash, r0b.trace_hash);
+  EXPECT_NE(r0.trace_hash, r1.trace_hash);
+  // Converted, written, read back and replayed: the same interleaving.
+  std::string error;
+  auto rep = sim::read_repro(sim::write_repro(sim::schedule_repro(in1, r1)), error);
+  ASSERT_TRUE(rep.has_value()) << error;
+  const auto again = run(rep->spec, rep->config);
+  EXPECT_TRUE(again.divergence.empty()) << again.divergence;
+  EXPECT_EQ(again.trace_hash, r1.trace_hash);
+}
+
+TEST(ScheduleInput, ProgramInputsSurviveTheReproducerFile) {
+  const std::vector<std::uint8_t> b = {1, 0, 0, 0, 0, 5, 1, 0, 1, 0, 0xff, 0x00};
+  bool found = true;
+  sim::Repro rep = sim::program_repro(b.data(), b.size(), "none", 2, found);
+  EXPECT_FALSE(found);  // the clean pool passes
+  rep.config.forced = {0};
+  std::string error;
+  auto back = sim::read_repro(sim::write_repro(rep), error);
+  ASSERT_TRUE(back.has_value()) << error;
+  EXPECT_EQ(back->spec.scenario, "program");
+  EXPECT_EQ(back->spec.input, std::string(reinterpret_cast<const char*>(b.data()), b.size()));
+}
+
+}  // namespace

@@ -1,0 +1,48 @@
+// How the fuzz targets (fuzz/) read their input bytes, shared with the
+// `wsstress fuzz` and `wsstress replay` commands so that a crash file found by
+// libFuzzer, ClusterFuzzLite or OSS-Fuzz converts to a reproducer here.
+//
+// program_fuzzer: the whole input is a program (stress/program.hpp), run on
+// real threads by the `program` scenario.
+//
+// schedule_fuzzer: a small header, then the decisions of the simulator:
+//   byte 0      the scenario (join inject cross terminate scope broadcast
+//               exception program), modulo 8
+//   byte 1      bit 0: x86-TSO instead of SC; (b >> 1) % 3: workers - 1;
+//               (b >> 3) % 2: pools - 2; (b >> 4) % 2: iterations - 1
+//   bytes 2-9   the seed (little-endian): program shapes, and decisions once
+//               the input's bytes run out
+//   program     only for the program scenario: a length byte L (at most 64),
+//               then L bytes of program
+//   the rest    one byte per scheduling decision (Strategy::Fuzz)
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "wsstress/sim/engine.hpp"
+
+namespace wsstress::sim {
+
+stress::RunSpec program_input_spec(const std::uint8_t* data, std::size_t size, const std::string& mutant);
+
+struct ScheduleInput {
+  stress::RunSpec spec;
+  SimConfig config;
+};
+
+const std::vector<std::string>& schedule_fuzz_scenarios();
+ScheduleInput decode_schedule_input(const std::uint8_t* data, std::size_t size, const std::string& mutant);
+
+// The reproducer of a schedule input's run (exact: it records every decision).
+Repro schedule_repro(const ScheduleInput& in, const SimResult& r);
+
+// A program input, replayed in the simulator: tries seeds 0..max_seeds-1
+// under SC and TSO with the random and PCT strategies, and returns the first
+// failing run's reproducer; `found` says whether one failed.
+Repro program_repro(const std::uint8_t* data, std::size_t size, const std::string& mutant, unsigned max_seeds,
+                    bool& found);
+
+}  // namespace wsstress::sim

@@ -1,0 +1,98 @@
+// Decoding of the fuzz targets' inputs and their conversion to reproducers.
+#include "wsstress/sim/fuzz_input.hpp"
+
+#include <algorithm>
+
+namespace wsstress::sim {
+
+stress::RunSpec program_input_spec(const std::uint8_t* data, std::size_t size, const std::string& mutant) {
+  stress::RunSpec spec;
+  spec.scenario = "program";
+  spec.mutant = mutant;
+  spec.iterations = 1;
+  spec.noise = 1;
+  spec.timeout_s = 10;
+  // An empty input still names a program: the smallest one.
+  spec.input = size == 0 ? std::string(1, '\0') : std::string(reinterpret_cast<const char*>(data), size);
+  return spec;
+}
+
+const std::vector<std::string>& schedule_fuzz_scenarios() {
+  static const std::vector<std::string> names = {"join",  "inject",    "cross",     "terminate",
+                                                 "scope", "broadcast", "exception", "program"};
+  return names;
+}
+
+ScheduleInput decode_schedule_input(const std::uint8_t* data, std::size_t size, const std::string& mutant) {
+  auto byte = [&](std::size_t i) -> std::uint8_t { return i < size ? data[i] : 0; };
+  ScheduleInput in;
+  const auto& names = schedule_fuzz_scenarios();
+  in.spec.scenario = names[byte(0) % names.size()];
+  in.spec.mutant = mutant;
+  const std::uint8_t flags = byte(1);
+  in.config.memory = (flags & 1) ? MemoryModel::TSO : MemoryModel::SC;
+  in.spec.threads = 1 + (flags >> 1) % 3;
+  in.spec.pools = 2 + (flags >> 3) % 2;
+  in.spec.iterations = 1 + (flags >> 4) % 2;
+  std::uint64_t seed = 0;
+  for (std::size_t i = 0; i < 8; ++i) seed |= static_cast<std::uint64_t>(byte(2 + i)) << (8 * i);
+  in.config.seed = seed;
+  std::size_t at = 10;
+  if (in.spec.scenario == "program") {
+    const std::size_t len = std::min<std::size_t>(byte(at), 64);
+    ++at;
+    for (std::size_t i = 0; i < len; ++i) in.spec.input.push_back(static_cast<char>(byte(at + i)));
+    if (in.spec.input.empty()) in.spec.input.push_back('\0');
+    at += len;
+  }
+  in.config.strategy = Strategy::Fuzz;
+  if (at < size) in.config.fuzz_bytes.assign(data + at, data + size);
+  // A scenario at these sizes finishes in well under a million points; a run
+  // that does not is a livelock (or a lost wake-up among polling fibers).
+  in.config.step_budget = 2'000'000;
+  return in;
+}
+
+Repro schedule_repro(const ScheduleInput& in, const SimResult& r) {
+  Repro rep;
+  rep.spec = in.spec;
+  rep.config = in.config;
+  rep.config.fuzz_bytes.clear();
+  rep.config.forced = r.schedule;
+  rep.verdict = stress::to_string(r.verdict.kind);
+  rep.message = r.verdict.message;
+  rep.trace_hash = r.trace_hash;
+  return rep;
+}
+
+Repro program_repro(const std::uint8_t* data, std::size_t size, const std::string& mutant, unsigned max_seeds,
+                    bool& found) {
+  found = false;
+  Repro rep;
+  rep.spec = program_input_spec(data, size, mutant);
+  rep.spec.noise = 0;
+  SimRunFn run = find_sim_runner(mutant);
+  if (run == nullptr) return rep;
+  for (unsigned seed = 0; seed < max_seeds && !found; ++seed) {
+    for (MemoryModel mem : {MemoryModel::SC, MemoryModel::TSO}) {
+      for (Strategy st : {Strategy::Random, Strategy::PCT}) {
+        SimConfig cfg;
+        cfg.seed = seed;
+        cfg.memory = mem;
+        cfg.strategy = st;
+        SimResult r = run(rep.spec, cfg);
+        if (r.verdict.kind == stress::VerdictKind::Pass) continue;
+        rep.config = cfg;
+        rep.config.forced = r.schedule;
+        rep.verdict = stress::to_string(r.verdict.kind);
+        rep.message = r.verdict.message;
+        rep.trace_hash = r.trace_hash;
+        found = true;
+        return rep;
+      }
+    }
+  }
+  return rep;
+}
+
+}  // namespace wsstress::sim
