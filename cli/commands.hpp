@@ -57,6 +57,7 @@ int relacy_command(const RelacyOptions& o);
 struct FuzzOptions {
   std::string target = "schedule";  // program | schedule
   double time_s = 60;
+  double hang_timeout_s = 10;        // program_fuzzer's watchdog
   unsigned jobs = 1;
   std::string mutant = "none";
   std::string convert;               // a crash file to turn into a reproducer instead of fuzzing

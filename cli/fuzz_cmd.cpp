@@ -204,6 +204,7 @@ int fuzz_command(const FuzzOptions& o) {
     close(pipefd[0]);
     close(pipefd[1]);
     setenv("WSSTRESS_FUZZ_MUTANT", o.mutant.c_str(), 1);
+    setenv("WSSTRESS_FUZZ_HANG_TIMEOUT", std::to_string(o.hang_timeout_s).c_str(), 1);
     std::vector<char*> argv;
     for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);

@@ -224,6 +224,9 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"program", "schedule"}))
       ->capture_default_str();
   fuzz_cmd->add_option("--time", fuzz.time_s, "seconds to fuzz")->check(CLI::Range(1.0, 604800.0))->capture_default_str();
+  fuzz_cmd->add_option("--hang-timeout", fuzz.hang_timeout_s, "program: seconds without progress that make a hang")
+      ->check(CLI::Range(0.1, 3600.0))
+      ->capture_default_str();
   fuzz_cmd->add_option("--jobs", fuzz.jobs, "parallel fuzzing processes (libFuzzer -fork)")
       ->check(CLI::Range(1u, 256u))
       ->capture_default_str();
@@ -284,7 +287,8 @@ int main(int argc, char** argv) {
                "not as the catalog expects");
   std::string engines_text = "stress";
   check_cmd->add_option("--engine", engines_text,
-                        "comma-separated engines: stress, sim-sc, sim-tso, relacy, fuzz-program, fuzz-schedule")
+                        "comma-separated engines: stress, sim-sc, sim-tso (PCT), sim-random, relacy, fuzz-program, "
+                        "fuzz-schedule")
       ->capture_default_str();
   check_cmd->add_option("--budget", check.matrix.budget_s, "seconds per mutant")
       ->check(CLI::Range(0.5, 86400.0))
@@ -389,10 +393,10 @@ int main(int argc, char** argv) {
     for (std::size_t start = 0;;) {
       const auto comma = engines_text.find(',', start);
       const std::string e = engines_text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-      if (e != "stress" && e != "sim-sc" && e != "sim-tso" && e != "relacy" && e != "fuzz-program" &&
-          e != "fuzz-schedule") {
+      if (e != "stress" && e != "sim-sc" && e != "sim-tso" && e != "sim-random" && e != "relacy" &&
+          e != "fuzz-program" && e != "fuzz-schedule") {
         return usage_error("--engine: unknown engine '" + e +
-                           "' (engines: stress, sim-sc, sim-tso, relacy, fuzz-program, fuzz-schedule)");
+                           "' (engines: stress, sim-sc, sim-tso, sim-random, relacy, fuzz-program, fuzz-schedule)");
       }
       check.engines.push_back(e);
       if (comma == std::string::npos) break;

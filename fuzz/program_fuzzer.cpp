@@ -4,7 +4,8 @@
 // whose oracle compares the result, every leaf's run count and the exceptions
 // that arrived with the sequential interpreter. The campaign's watchdog turns
 // a hang into a crash carrying the same state dump as `wsstress run`.
-// WSSTRESS_FUZZ_MUTANT (default none) puts a historical bug back.
+// WSSTRESS_FUZZ_MUTANT (default none) puts a historical bug back;
+// WSSTRESS_FUZZ_HANG_TIMEOUT (default 10) sets the watchdog's seconds.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -18,6 +19,7 @@
 namespace {
 
 std::string g_mutant = "none";
+double g_hang_timeout = 10;  // seconds without progress that make a hang
 
 std::uint64_t fnv1a(const std::uint8_t* d, std::size_t n) {
   std::uint64_t h = 0xcbf29ce484222325ull;
@@ -43,6 +45,14 @@ std::uint64_t fnv1a(const std::uint8_t* d, std::size_t n) {
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   if (const char* m = std::getenv("WSSTRESS_FUZZ_MUTANT"); m != nullptr && *m != '\0') g_mutant = m;
+  if (const char* t = std::getenv("WSSTRESS_FUZZ_HANG_TIMEOUT"); t != nullptr && *t != '\0') {
+    char* end = nullptr;
+    g_hang_timeout = std::strtod(t, &end);
+    if (end == t || *end != '\0' || !(g_hang_timeout >= 0.1 && g_hang_timeout <= 3600)) {
+      std::fprintf(stderr, "program_fuzzer: WSSTRESS_FUZZ_HANG_TIMEOUT='%s' is not a number of seconds in 0.1..3600\n", t);
+      std::exit(2);
+    }
+  }
   if (wsstress::stress::find_runner(g_mutant) == nullptr) {
     std::fprintf(stderr, "program_fuzzer: unknown mutant '%s' in WSSTRESS_FUZZ_MUTANT (see `wsstress mutants list`)\n",
                  g_mutant.c_str());
@@ -56,6 +66,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static std::string program_text;
   stress::CampaignSpec spec;
   spec.run = sim::program_input_spec(data, size, g_mutant);
+  spec.run.timeout_s = g_hang_timeout;
   {
     stress::ByteSource src(reinterpret_cast<const std::uint8_t*>(spec.run.input.data()), spec.run.input.size());
     program_text = stress::Program::decode(src).render();

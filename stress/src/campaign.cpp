@@ -18,6 +18,17 @@
 #include "wsstress/stress/noise.hpp"
 #include "wsstress/stress/runner.hpp"
 
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define WSSTRESS_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define WSSTRESS_SANITIZED 1
+#endif
+#endif
+#ifndef WSSTRESS_SANITIZED
+#define WSSTRESS_SANITIZED 0
+#endif
+
 namespace wsstress::stress {
 
 VerdictKind CampaignReport::overall() const {
@@ -106,7 +117,7 @@ void install_crash_handlers() {
   sa.sa_handler = on_crash;
   sigemptyset(&sa.sa_mask);
   for (int i = 0; i < 3; ++i) {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if WSSTRESS_SANITIZED
     // Under a sanitizer its own SEGV report is better; it ends with an abort,
     // which still reaches on_crash.
     if (kCrashSignals[i] != SIGABRT) {

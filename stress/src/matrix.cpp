@@ -77,15 +77,17 @@ MatrixReport run_matrix(const MatrixSpec& spec, const std::function<void(const M
       // A fuzz target for the budget, from its seed corpus, with a fixed
       // libFuzzer seed so a row can be measured again.
       args = {spec.self, "fuzz", "--target", spec.engine.substr(5), "--mutant", m.name, "--time",
-              fmt(spec.budget_s), "--seed", "1", "--out", std::string(dir) + "/" + m.name + "-fuzz", "--json", json,
+              fmt(spec.budget_s), "--hang-timeout", fmt(spec.hang_timeout_s), "--seed", "1", "--out", std::string(dir) + "/" + m.name + "-fuzz", "--json", json,
               "--quiet"};
     } else {
+      // sim-random: the simulator's uniform random walk (SC), the baseline
+      // the fuzz columns are measured against.
       // sim-sc / sim-tso: the simulator with PCT (it finds the deep orderings
       // lost wake-ups need much sooner than a uniform random walk), under the
       // given memory model.
       args = {spec.self, "sim", "--scenario", m.scenario, "--mutant", m.name, "--seeds", "0..1000000000",
               "--max-seconds", fmt(spec.budget_s), "--memory", spec.engine == "sim-tso" ? "tso" : "sc",
-              "--strategy", "pct", "--threads", std::to_string(spec.base.threads), "--pools",
+              "--strategy", spec.engine == "sim-random" ? "random" : "pct", "--threads", std::to_string(spec.base.threads), "--pools",
               std::to_string(spec.base.pools), "--iterations", std::to_string(spec.sim_iterations), "--json", json,
               "--repro", std::string(dir) + "/" + m.name + ".repro", "--quiet"};
     }
@@ -167,7 +169,7 @@ MatrixReport run_matrix(const MatrixSpec& spec, const std::function<void(const M
       row.message = f.value("message", "");
       row.first_seed = f.value("seed", 0ull);
       row.replay = f.value("replay", "");
-      if (spec.engine == "sim-sc" || spec.engine == "sim-tso") {
+      if (spec.engine == "sim-sc" || spec.engine == "sim-tso" || spec.engine == "sim-random") {
         row.replay = f.value("verdict", "") + " (reproducer not kept)";
       }
       row.seconds = f.value("at_seconds", row.seconds);
@@ -186,7 +188,7 @@ MatrixReport run_matrix(const MatrixSpec& spec, const std::function<void(const M
     // The fuzz columns measure; only the clean pool and the negative controls
     // have an expectation there (no finding).
     const Expect fuzz_expect = m.name == "none" || m.negative_control ? Expect::Pass : Expect::Maybe;
-    switch (spec.engine.rfind("fuzz-", 0) == 0 ? fuzz_expect
+    switch (spec.engine.rfind("fuzz-", 0) == 0 || spec.engine == "sim-random" ? fuzz_expect
             : spec.engine == "stress"          ? m.stress_expect
             : spec.engine == "sim-sc" ? m.sim_sc_expect
             : spec.engine == "relacy" ? m.relacy_expect

@@ -19,12 +19,22 @@
 #include "wsstress/sim/sim.hpp"
 #include "wsstress/stress/noise.hpp"
 
+// g++ defines __SANITIZE_ADDRESS__ under ASan; clang 14 only answers
+// __has_feature (the fuzz preset), and without the fiber annotations below
+// ASan reports false stack errors.
 #if defined(__SANITIZE_ADDRESS__)
+#define WSSTRESS_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define WSSTRESS_ASAN 1
+#endif
+#endif
+#ifndef WSSTRESS_ASAN
+#define WSSTRESS_ASAN 0
+#endif
+#if WSSTRESS_ASAN
 #include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
-#define WSSTRESS_ASAN 1
-#else
-#define WSSTRESS_ASAN 0
 #endif
 
 namespace wsstress::sim {
