@@ -130,7 +130,8 @@ class WorkerThread {
   std::size_t index() const noexcept { return index_; }
 
   // Pushes on our deque and tells the sleep module (no fence: see Sleep).
-  void push(JobRef job) noexcept {
+  // Always inlined: it is on join's fast path (rayon's push is #[inline]).
+  [[gnu::always_inline]] void push(JobRef job) noexcept {
     trace<P>([&] { return ev(EventKind::JobPushed); });
     const bool queue_was_empty = worker_.owner_is_empty();
     worker_.push(job);
