@@ -8,7 +8,7 @@
 #pragma once
 
 #include <cstddef>
-#include <deque>
+#include <memory>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -36,6 +36,65 @@ class BroadcastContext {
   WorkerThread<P, M>* worker_;
 };
 
+namespace detail {
+// A fixed-capacity array of jobs constructed in place in one allocation; the
+// jobs never move. job_refs() is a view yielding each job's JobRef, for
+// Registry::inject_broadcast.
+template <class Job>
+class FixedJobs {
+ public:
+  explicit FixedJobs(std::size_t capacity)
+      : jobs_(std::allocator<Job>().allocate(capacity)), capacity_(capacity) {}
+  FixedJobs(const FixedJobs&) = delete;
+  FixedJobs& operator=(const FixedJobs&) = delete;
+  ~FixedJobs() {
+    std::destroy_n(jobs_, size_);
+    std::allocator<Job>().deallocate(jobs_, capacity_);
+  }
+
+  template <class... Args>
+  void emplace_back(Args&&... args) {
+    if (size_ == capacity_) abort_with("FixedJobs overflow");
+    std::construct_at(jobs_ + size_, std::forward<Args>(args)...);
+    ++size_;
+  }
+
+  Job* begin() noexcept { return jobs_; }
+  Job* end() noexcept { return jobs_ + size_; }
+
+  class JobRefs {
+   public:
+    class iterator {
+     public:
+      explicit iterator(Job* p) noexcept : p_(p) {}
+      JobRef operator*() const noexcept { return p_->as_job_ref(); }
+      iterator& operator++() noexcept {
+        ++p_;
+        return *this;
+      }
+      friend bool operator==(const iterator&, const iterator&) = default;
+
+     private:
+      Job* p_;
+    };
+    JobRefs(Job* first, std::size_t n) noexcept : first_(first), n_(n) {}
+    iterator begin() const noexcept { return iterator(first_); }
+    iterator end() const noexcept { return iterator(first_ + n_); }
+    std::size_t size() const noexcept { return n_; }
+
+   private:
+    Job* first_;
+    std::size_t n_;
+  };
+  JobRefs job_refs() noexcept { return JobRefs(jobs_, size_); }
+
+ private:
+  Job* jobs_;
+  std::size_t capacity_;
+  std::size_t size_ = 0;
+};
+}  // namespace detail
+
 // Runs op on every worker of `registry` and returns the results by worker index.
 // If any throws, the first exception in index order is rethrown after all ran.
 template <class P, class M, class OP>
@@ -48,14 +107,12 @@ auto broadcast_in(OP&& op, Registry<P, M>& registry)
   const std::size_t n_threads = registry.num_threads();
   WorkerThread<P, M>* current_thread = WorkerThread<P, M>::current();
   ScopeLatch<P, M> latch(n_threads, current_thread);
-  std::deque<Job> jobs;  // a deque: StackJobs cannot move once their JobRef is out
-  std::vector<JobRef> job_refs;
-  job_refs.reserve(n_threads);
-  for (std::size_t i = 0; i < n_threads; ++i) {
-    jobs.emplace_back(f, LatchRef<ScopeLatch<P, M>>(latch));
-    job_refs.push_back(jobs.back().as_job_ref());
-  }
-  registry.inject_broadcast(job_refs);
+  // One allocation for the jobs, as rayon's Vec<StackJob> (a std::deque took a
+  // map and a block, and a vector of JobRefs a third): StackJobs cannot move
+  // once their JobRef is out, so they are built in place and never moved.
+  detail::FixedJobs<Job> jobs(n_threads);
+  for (std::size_t i = 0; i < n_threads; ++i) jobs.emplace_back(f, LatchRef<ScopeLatch<P, M>>(latch));
+  registry.inject_broadcast(jobs.job_refs());
   latch.wait(current_thread);
 
   std::vector<ValueOrUnit<R>> results;

@@ -44,7 +44,9 @@ class Deque {
   static constexpr std::size_t kMinCap = 64;
 
   explicit Deque(Flavor flavor = Flavor::Lifo)
-      : flavor_(flavor), front_(0), back_(0), cached_(new Buffer(kMinCap)), buffer_(cached_) {}
+      : flavor_(flavor), front_(0), back_(0), cached_(new Buffer(kMinCap)), buffer_(cached_) {
+    cache_owner_view();
+  }
 
   Deque(const Deque&) = delete;
   Deque& operator=(const Deque&) = delete;
@@ -62,12 +64,8 @@ class Deque {
   void push(JobRef job) noexcept {
     const std::int64_t b = back_.load(std::memory_order_relaxed);
     const std::int64_t f = front_.load(std::memory_order_acquire);
-    Buffer* buf = cached_;
-    if (b - f >= static_cast<std::int64_t>(buf->cap)) {
-      resize(buf->cap * 2);
-      buf = cached_;
-    }
-    buf->at(b).store(job.header(), std::memory_order_relaxed);
+    if (b - f > static_cast<std::int64_t>(cached_mask_)) resize((cached_mask_ + 1) * 2);
+    owner_slot(b).store(job.header(), std::memory_order_relaxed);
     // Pairs with the thieves' acquire load of `back`: whoever sees b + 1 sees the slot.
     back_.store(b + 1, std::memory_order_release);
   }
@@ -84,7 +82,7 @@ class Deque {
         front_.store(f, std::memory_order_relaxed);
         return JobRef();
       }
-      return JobRef(cached_->at(f).load(std::memory_order_relaxed));
+      return JobRef(owner_slot(f).load(std::memory_order_relaxed));
     }
 
     b -= 1;
@@ -101,7 +99,7 @@ class Deque {
       back_.store(b + 1, std::memory_order_release);
       return JobRef();
     }
-    JobRef job(cached_->at(b).load(std::memory_order_relaxed));
+    JobRef job(owner_slot(b).load(std::memory_order_relaxed));
     if (len == 0) {
       // Last job: race the thieves for it on `front`.
       if (!front_.compare_exchange_strong(f, f + 1, std::memory_order_seq_cst,
@@ -160,6 +158,14 @@ class Deque {
     std::unique_ptr<Atomic<JobHeader*>[]> slots;
   };
 
+  void cache_owner_view() noexcept {
+    cached_slots_ = cached_->slots.get();
+    cached_mask_ = cached_->cap - 1;
+  }
+  Atomic<JobHeader*>& owner_slot(std::int64_t index) noexcept {
+    return cached_slots_[static_cast<std::size_t>(index) & cached_mask_];
+  }
+
   void resize(std::size_t new_cap) {
     const std::int64_t b = back_.load(std::memory_order_relaxed);
     const std::int64_t f = front_.load(std::memory_order_relaxed);
@@ -170,6 +176,7 @@ class Deque {
     }
     retired_.push_back(old);
     cached_ = grown;
+    cache_owner_view();
     // Pairs with the thieves' acquire load of `buffer_`.
     buffer_.store(grown, std::memory_order_release);
   }
@@ -177,8 +184,12 @@ class Deque {
   const Flavor flavor_;
   alignas(128) Atomic<std::int64_t> front_;
   alignas(128) Atomic<std::int64_t> back_;
-  // Owner-side copy of the current buffer, so the owner never loads `buffer_`.
+  // Owner-side copy of the current buffer, so the owner never loads `buffer_`,
+  // with its slots and index mask copied here so that push and pop reach a
+  // slot with one load instead of two dependent ones.
   alignas(128) Buffer* cached_;
+  Atomic<JobHeader*>* cached_slots_ = nullptr;
+  std::size_t cached_mask_ = 0;
   std::vector<Buffer*> retired_;
   Atomic<Buffer*> buffer_;
 };

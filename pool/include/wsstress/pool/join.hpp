@@ -11,7 +11,6 @@
 #pragma once
 
 #include <exception>
-#include <optional>
 #include <type_traits>
 #include <utility>
 
@@ -19,32 +18,65 @@
 
 namespace wsstress::pool {
 
-template <class P, class M, class A, class B>
-auto join_context(A&& oper_a, B&& oper_b)
-    -> std::pair<ValueOrUnit<std::invoke_result_t<A, FnContext>>, ValueOrUnit<std::invoke_result_t<B, FnContext>>> {
-  using RA = ValueOrUnit<std::invoke_result_t<A, FnContext>>;
-  using RB = std::invoke_result_t<B, FnContext>;
+namespace detail {
+// A join half's result type: called with a FnContext (join_context) or with no
+// argument (join; decayed, as the FnContext wrapper lambdas join used to build
+// returned it).
+template <bool kWithContext, class F>
+struct JoinHalfResultOf {
+  using type = std::invoke_result_t<F, FnContext>;
+};
+template <class F>
+struct JoinHalfResultOf<false, F> {
+  using type = std::remove_cvref_t<std::invoke_result_t<F>>;
+};
+template <bool kWithContext, class F>
+using JoinHalfResult = typename JoinHalfResultOf<kWithContext, F>::type;
+
+template <bool kWithContext, class F>
+decltype(auto) call_join_half(F&& f, bool migrated) {
+  if constexpr (kWithContext) {
+    return std::forward<F>(f)(FnContext(migrated));
+  } else {
+    (void)migrated;
+    return std::forward<F>(f)();
+  }
+}
+
+// join and join_context share this body. join calls the user's closures
+// directly instead of through FnContext-taking wrappers: one less closure
+// object to build and one less pointer to follow per half on the fast path.
+template <class P, class M, bool kWithContext, class A, class B>
+auto join_impl(A&& oper_a, B&& oper_b)
+    -> std::pair<ValueOrUnit<JoinHalfResult<kWithContext, A>>, ValueOrUnit<JoinHalfResult<kWithContext, B>>> {
+  using RA = ValueOrUnit<JoinHalfResult<kWithContext, A>>;
+  using RB = JoinHalfResult<kWithContext, B>;
   using Result = std::pair<RA, ValueOrUnit<RB>>;
 
   return in_worker<P, M>([&](WorkerThread<P, M>& worker_thread, bool injected) -> Result {
-    auto call_b = [&oper_b](bool migrated) -> RB { return std::forward<B>(oper_b)(FnContext(migrated)); };
+    auto call_b = [&oper_b](bool migrated) -> RB { return call_join_half<kWithContext>(std::forward<B>(oper_b), migrated); };
     StackJob<SpinLatch<P, M>, decltype(call_b), RB> job_b(std::move(call_b), SpinLatch<P, M>(worker_thread));
     const JobRef job_b_ref = job_b.as_job_ref();
     worker_thread.push(job_b_ref);
 
-    // Run A; hopefully B is stolen meanwhile.
-    std::optional<RA> result_a;
-    std::exception_ptr error_a;
-    try {
-      result_a.emplace(invoke_to_value(std::forward<A>(oper_a), FnContext(injected)));
-    } catch (...) {
-      error_a = std::current_exception();
-    }
-    if (error_a) {
-      // B may hold references into this frame: it must finish first.
+    // Run A; hopefully B is stolen meanwhile. If A throws, B may hold
+    // references into this frame: it must finish first, then A's exception is
+    // rethrown. A's value is returned straight from the try block, so the fast
+    // path carries no optional and no live exception_ptr. The wait happens
+    // outside the handler: on the fiber simulator, wait_until may switch
+    // fibers, and the runtime's stack of caught exceptions is per thread.
+    RA result_a = [&]() -> RA {
+      std::exception_ptr error_a;
+      try {
+        return invoke_to_value([&]() -> JoinHalfResult<kWithContext, A> {
+          return call_join_half<kWithContext>(std::forward<A>(oper_a), injected);
+        });
+      } catch (...) {
+        error_a = std::current_exception();
+      }
       worker_thread.wait_until(job_b.latch);
       std::rethrow_exception(error_a);
-    }
+    }();
 
     // Pop our deque down to B. Jobs above it (pushed by A and not yet run) run
     // first; an empty deque means B was stolen.
@@ -53,7 +85,7 @@ auto join_context(A&& oper_a, B&& oper_b)
         if (job == job_b_ref) {
           // B was not stolen; run it here. An exception propagates from here.
           auto result_b = job_b.run_inline(injected);
-          return Result(std::move(*result_a), std::move(result_b));
+          return Result(std::move(result_a), std::move(result_b));
         }
         worker_thread.execute(job);
       } else {
@@ -61,15 +93,21 @@ auto join_context(A&& oper_a, B&& oper_b)
         break;
       }
     }
-    return Result(std::move(*result_a), job_b.into_result());
+    return Result(std::move(result_a), job_b.into_result());
   });
+}
+}  // namespace detail
+
+template <class P, class M, class A, class B>
+auto join_context(A&& oper_a, B&& oper_b)
+    -> std::pair<ValueOrUnit<std::invoke_result_t<A, FnContext>>, ValueOrUnit<std::invoke_result_t<B, FnContext>>> {
+  return detail::join_impl<P, M, true>(std::forward<A>(oper_a), std::forward<B>(oper_b));
 }
 
 template <class P, class M, class A, class B>
 auto join(A&& oper_a, B&& oper_b)
     -> std::pair<ValueOrUnit<std::invoke_result_t<A>>, ValueOrUnit<std::invoke_result_t<B>>> {
-  return join_context<P, M>([&](FnContext) { return std::forward<A>(oper_a)(); },
-                            [&](FnContext) { return std::forward<B>(oper_b)(); });
+  return detail::join_impl<P, M, false>(std::forward<A>(oper_a), std::forward<B>(oper_b));
 }
 
 }  // namespace wsstress::pool

@@ -173,7 +173,17 @@ class CountLatch {
 
   // Decrements; true if this set the latch.
   bool set() noexcept {
+    return set([]() noexcept {});
+  }
+
+  // Decrements; if that reaches zero, calls before_set() and then sets the latch
+  // (true). Between the two the waiter cannot have seen the latch set, so
+  // before_set may still read state the waiter owns (ScopeLatch takes its
+  // registry reference there, only on the last decrement).
+  template <class BeforeSet>
+  bool set(BeforeSet&& before_set) noexcept {
     if (counter_.fetch_sub(1, std::memory_order_seq_cst) == 1) {
+      before_set();
       core_latch_.set();
       return true;
     }

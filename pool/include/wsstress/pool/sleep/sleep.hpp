@@ -259,7 +259,11 @@ class Sleep {
     trace<P>([&] { return ev(EventKind::ThreadAwoken, worker_index, addr(latch)); });
   }
 
-  void new_jobs(std::size_t source_worker_index, std::uint32_t num_jobs, bool queue_was_empty) noexcept {
+  // Inlined into every push (join's fast path): the JEC check and the common
+  // "nobody sleeps" exit cost a load and two tests here; only the wake-up
+  // decision is out of line. (rayon-core gets the same from rustc's inliner.)
+  [[gnu::always_inline]] void new_jobs(std::size_t source_worker_index, std::uint32_t num_jobs,
+                                       bool queue_was_empty) noexcept {
     // Make the JEC odd if a thread got sleepy since the last post, so that thread
     // sees it moved at gate 4.
     const auto counters =
@@ -272,7 +276,11 @@ class Sleep {
       return ev(EventKind::JobThreadCounts, source_worker_index, num_awake_but_idle, num_sleepers);
     });
     if (num_sleepers == 0) return;
+    wake_for_new_jobs(num_jobs, queue_was_empty, num_awake_but_idle, num_sleepers);
+  }
 
+  [[gnu::noinline]] void wake_for_new_jobs(std::uint32_t num_jobs, bool queue_was_empty,
+                                           std::uint64_t num_awake_but_idle, std::uint64_t num_sleepers) noexcept {
     // A queue that already held work shows the idle threads are not keeping up:
     // wake one per job. Otherwise wake only what the idle threads cannot cover.
     if (!queue_was_empty) {
