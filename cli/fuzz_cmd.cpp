@@ -217,6 +217,7 @@ int fuzz_command(const FuzzOptions& o) {
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   const bool tty = !o.quiet && isatty(2);
   std::deque<std::string> tail;  // the child's last lines, for errors
+  std::vector<std::string> verdict_lines;  // the target's own report of a finding
   std::string partial, crash, engine = "libFuzzer (coverage-guided)";
   std::uint64_t execs = 0, cov = 0, exec_per_s = 0, finding_execs = 0;
   const std::regex count_re(R"(^#(\d+)\s)"), cov_re(R"(cov: (\d+))"), eps_re(R"(exec/s: (\d+))"),
@@ -246,6 +247,7 @@ int fuzz_command(const FuzzOptions& o) {
           finding_execs = execs;
         }
         if (line.find("standalone driver") != std::string::npos) engine = "standalone driver (random inputs, no coverage guidance)";
+        if (line.rfind("== wsstress", 0) == 0 && verdict_lines.size() < 4) verdict_lines.push_back(line);
         tail.push_back(line);
         if (tail.size() > 80) tail.pop_front();
       }
@@ -286,9 +288,7 @@ int fuzz_command(const FuzzOptions& o) {
       return kInternal;
     }
     // The target's own report (verdict, state dump) is in the child's output.
-    for (const std::string& l : tail) {
-      if (l.rfind("== wsstress", 0) == 0) std::printf("  %s\n", l.substr(3).c_str());
-    }
+    for (const std::string& l : verdict_lines) std::printf("  %s\n", l.substr(3).c_str());
     print_converted(o, c, crash);
     j["failures"].push_back({{"verdict", c.failing ? c.verdict : std::string("bug")},
                              {"message", c.message},
