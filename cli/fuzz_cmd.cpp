@@ -80,14 +80,6 @@ Converted convert(const std::string& target, const std::string& mutant, const st
     rep = sim::program_repro(bytes.data(), bytes.size(), mutant, 50, c.failing);
     stress::ByteSource src(reinterpret_cast<const std::uint8_t*>(rep.spec.input.data()), rep.spec.input.size());
     c.program_text = stress::Program::decode(src).render();
-    if (!c.failing) {
-      // Keep a replayable file anyway: the program under the simulator's seed 0.
-      sim::SimResult r = sim::find_sim_runner(mutant)(rep.spec, rep.config);
-      rep.config.forced = r.schedule;
-      rep.verdict = stress::to_string(r.verdict.kind);
-      rep.message = r.verdict.message;
-      rep.trace_hash = r.trace_hash;
-    }
   }
   c.verdict = rep.verdict;
   c.message = rep.message;

@@ -11,10 +11,9 @@
 #include <cstdlib>
 #include <string>
 
+#include "target_env.hpp"
 #include "wsstress/sim/fuzz_input.hpp"
 #include "wsstress/stress/campaign.hpp"
-#include "wsstress/stress/catalog.hpp"
-#include "wsstress/stress/runner.hpp"
 
 namespace {
 
@@ -44,7 +43,7 @@ std::uint64_t fnv1a(const std::uint8_t* d, std::size_t n) {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  if (const char* m = std::getenv("WSSTRESS_FUZZ_MUTANT"); m != nullptr && *m != '\0') g_mutant = m;
+  g_mutant = wsstress::fuzz::mutant_from_env("program_fuzzer");
   if (const char* t = std::getenv("WSSTRESS_FUZZ_HANG_TIMEOUT"); t != nullptr && *t != '\0') {
     char* end = nullptr;
     g_hang_timeout = std::strtod(t, &end);
@@ -52,11 +51,6 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
       std::fprintf(stderr, "program_fuzzer: WSSTRESS_FUZZ_HANG_TIMEOUT='%s' is not a number of seconds in 0.1..3600\n", t);
       std::exit(2);
     }
-  }
-  if (wsstress::stress::find_runner(g_mutant) == nullptr) {
-    std::fprintf(stderr, "program_fuzzer: unknown mutant '%s' in WSSTRESS_FUZZ_MUTANT (see `wsstress mutants list`)\n",
-                 g_mutant.c_str());
-    std::exit(2);
   }
   return 0;
 }

@@ -11,8 +11,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "target_env.hpp"
 #include "wsstress/sim/fuzz_input.hpp"
-#include "wsstress/stress/catalog.hpp"
 
 namespace {
 std::string g_mutant = "none";
@@ -20,13 +20,8 @@ wsstress::sim::SimRunFn g_run = nullptr;
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  if (const char* m = std::getenv("WSSTRESS_FUZZ_MUTANT"); m != nullptr && *m != '\0') g_mutant = m;
-  g_run = wsstress::sim::find_sim_runner(g_mutant);
-  if (g_run == nullptr) {
-    std::fprintf(stderr, "schedule_fuzzer: unknown mutant '%s' in WSSTRESS_FUZZ_MUTANT (see `wsstress mutants list`)\n",
-                 g_mutant.c_str());
-    std::exit(2);
-  }
+  g_mutant = wsstress::fuzz::mutant_from_env("schedule_fuzzer");
+  g_run = wsstress::sim::find_sim_runner(g_mutant);  // every catalog mutant has one
   return 0;
 }
 

@@ -185,10 +185,10 @@ MatrixReport run_matrix(const MatrixSpec& spec, const std::function<void(const M
       const std::string e = slurp(err);
       row.message = e.substr(0, e.find('\n'));
     }
-    // The fuzz columns measure; only the clean pool and the negative controls
-    // have an expectation there (no finding).
-    const Expect fuzz_expect = m.name == "none" || m.negative_control ? Expect::Pass : Expect::Maybe;
-    switch (spec.engine.rfind("fuzz-", 0) == 0 || spec.engine == "sim-random" ? fuzz_expect
+    // The fuzz and sim-random columns measure; only the clean pool and the
+    // negative controls have an expectation there (no finding).
+    const Expect measured_expect = m.name == "none" || m.negative_control ? Expect::Pass : Expect::Maybe;
+    switch (spec.engine.rfind("fuzz-", 0) == 0 || spec.engine == "sim-random" ? measured_expect
             : spec.engine == "stress"          ? m.stress_expect
             : spec.engine == "sim-sc" ? m.sim_sc_expect
             : spec.engine == "relacy" ? m.relacy_expect

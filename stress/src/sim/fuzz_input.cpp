@@ -81,14 +81,18 @@ Repro program_repro(const std::uint8_t* data, std::size_t size, const std::strin
         cfg.memory = mem;
         cfg.strategy = st;
         SimResult r = run(rep.spec, cfg);
-        if (r.verdict.kind == stress::VerdictKind::Pass) continue;
+        const bool failed = r.verdict.kind != stress::VerdictKind::Pass;
+        // The first run (seed 0, SC, random) is kept if no run fails.
+        if (!failed && !rep.config.forced.empty()) continue;
         rep.config = cfg;
         rep.config.forced = r.schedule;
         rep.verdict = stress::to_string(r.verdict.kind);
         rep.message = r.verdict.message;
         rep.trace_hash = r.trace_hash;
-        found = true;
-        return rep;
+        if (failed) {
+          found = true;
+          return rep;
+        }
       }
     }
   }

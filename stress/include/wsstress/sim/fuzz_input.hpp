@@ -41,7 +41,8 @@ Repro schedule_repro(const ScheduleInput& in, const SimResult& r);
 
 // A program input, replayed in the simulator: tries seeds 0..max_seeds-1
 // under SC and TSO with the random and PCT strategies, and returns the first
-// failing run's reproducer; `found` says whether one failed.
+// failing run's reproducer, or else the first run's (seed 0, SC, random);
+// `found` says whether one failed.
 Repro program_repro(const std::uint8_t* data, std::size_t size, const std::string& mutant, unsigned max_seeds,
                     bool& found);
 
