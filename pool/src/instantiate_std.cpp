@@ -6,8 +6,8 @@
 namespace wsstress::pool {
 
 template class Deque<StdPlatform>;
-template class Injector<StdPlatform>;
-template class JobFifo<StdPlatform>;
+template class Injector<StdPlatform, NoMutants>;
+template class JobFifo<StdPlatform, NoMutants>;
 template class CoreLatch<StdPlatform>;
 template class LockLatch<StdPlatform>;
 template class CountLatch<StdPlatform>;

@@ -1,5 +1,5 @@
-// The Chase-Lev deque and the injector: order, growth, and exactly-once
-// delivery under concurrent steals.
+// The Chase-Lev deque: order, growth, and exactly-once delivery under
+// concurrent steals (the injector has test_injector.cpp).
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -141,42 +141,6 @@ TEST(Deque, ManyPushersUnderMutexOneStealer) {
   for (auto& t : ts) t.join();
   EXPECT_EQ(got, jobs.headers.size());
   for (auto& c : taken) ASSERT_EQ(c.load(), 1);
-}
-
-TEST(Injector, MultiProducerMultiConsumerExactlyOnce) {
-  constexpr std::size_t kPerThread = 20000;
-  constexpr int kProducers = 2, kConsumers = 2;
-  Jobs jobs(kPerThread * kProducers);
-  std::vector<std::atomic<int>> taken(jobs.headers.size());
-  Injector<P> q;
-  EXPECT_TRUE(q.is_empty());
-  std::atomic<int> producers_left{kProducers};
-  std::vector<std::thread> ts;
-  for (int t = 0; t < kProducers; ++t) {
-    ts.emplace_back([&, t] {
-      for (std::size_t i = 0; i < kPerThread; ++i) q.push(jobs.at(t * kPerThread + i));
-      producers_left.fetch_sub(1);
-    });
-  }
-  for (int t = 0; t < kConsumers; ++t) {
-    ts.emplace_back([&] {
-      while (producers_left.load() > 0 || !q.is_empty()) {
-        Steal s = q.steal();
-        if (s.kind == StealKind::Success) taken[jobs.index(s.job)].fetch_add(1);
-      }
-    });
-  }
-  for (auto& t : ts) t.join();
-  EXPECT_TRUE(q.is_empty());
-  for (auto& c : taken) ASSERT_EQ(c.load(), 1);
-}
-
-TEST(Injector, FifoOrderFromOneProducer) {
-  Injector<P> q;
-  Jobs jobs(5);
-  for (int i = 0; i < 5; ++i) q.push(jobs.at(i));
-  for (int i = 0; i < 5; ++i) EXPECT_EQ(q.steal().job, jobs.at(i));
-  EXPECT_EQ(q.steal().kind, StealKind::Empty);
 }
 
 }  // namespace

@@ -20,10 +20,14 @@ namespace wsstress::relacy {
 // a few steps, and a one-bit jobs event counter unless the mutant brings its
 // own width, so that two publications roll the counter back to the value a
 // sleepy worker remembered, the case gate 5 and the two fences exist for.
+// The Injector's blocks hold three jobs instead of 63 (a lap of 4): the
+// protocol is the same, a model's few injections cross a block boundary, and
+// each block costs Relacy 7 atomics instead of 127.
 template <class M>
 struct ModelKnobs : M {
   static constexpr unsigned kRoundsUntilSleepy = 1;
   static constexpr unsigned kJecBits = M::kJecBits != 0 ? M::kJecBits : 1;
+  static constexpr std::size_t kInjectorLap = 4;
 };
 
 using RP = RelacyPlatform;

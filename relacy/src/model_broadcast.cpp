@@ -35,6 +35,7 @@ std::vector<ModelEntry> broadcast_entries() {
       {"broadcast", "gate5_ignores_broadcasts", &run<Gate5IgnoresBroadcasts>},
       {"broadcast", "no_gate5", &run<NoGate5>},
       {"broadcast", "no_gate5_narrow_jec", &run<NoGate5NarrowJec>},
+      {"broadcast", "no_sleep_fence", &run<NoSleepFence>, false, "equivalent: gate 5 reads the broadcast queue through Stealer::is_empty, which issues its own SeqCst fence, and inject_broadcast's wake-ups take the sleeper's is_blocked lock; the inject fence is not on this path at all (inject_broadcast does not call new_injected_jobs)"},
   };
 }
 

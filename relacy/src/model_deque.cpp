@@ -56,6 +56,7 @@ std::vector<ModelEntry> deque_entries() {
   return {
       {"deque", "none", &run<pool::NoMutants>, false},
       {"deque", "deque_pop_no_fence", &run<DequePopNoFence>},
+      {"deque", "epoch_pin_x86_cas", &run<EpochPinX86Cas>},
   };
 }
 

@@ -17,15 +17,15 @@ const std::vector<MutantInfo>& mutant_catalog() {
        "as no_gate5, with a JEC narrow enough to roll over to the value a sleepy thread remembered", "inject",
        "reachable as no_gate5 is; the narrow JEC adds the rollover path", Expect::Catch, false},
       {"no_inject_fence", "PR #746 (the fence in new_injected_jobs)",
-       "store->load reordering: the injector misses the new sleeper and the sleeper misses the job",
+       "none under the C++ model with crossbeam's Injector, whose push is a SeqCst CAS: publisher and sleeper "
+       "then meet on SeqCst accesses only (no_inject_fence_acq_rel shows what the fence protects)",
        "inject",
-       "masked on x86: the injector's mutex unlock and the sleeper's CAS are full barriers there; "
-       "needs Relacy or a TSO simulator",
+       "masked on x86 too: the push's CAS and the sleeper's CAS are locked instructions, full barriers",
        Expect::Cannot, false},
       {"no_sleep_fence", "PR #746 (the fence before the final check)",
-       "the same store->load reordering, on the sleeper's side", "inject",
-       "masked on x86: the CAS that registers the sleeper is a full barrier there; needs Relacy or a TSO simulator",
-       Expect::Cannot, false},
+       "none under the C++ model with crossbeam's Injector, whose is_empty loads are SeqCst; and the broadcast "
+       "queue's is_empty has its own fence",
+       "inject", "masked on x86 too: the CAS that registers the sleeper is a full barrier", Expect::Cannot, false},
       {"late_is_blocked_lock", "the ordering argued in sleep/mod.rs (lock before registering)",
        "a waker finds is_blocked false between registration and the lock and leaves; the sleeper then blocks "
        "with its latch set",
@@ -77,6 +77,22 @@ const std::vector<MutantInfo>& mutant_catalog() {
       {"core_latch_set_seqcst", "6b1367f (2026-04, #1297)",
        "none expected: judged an oversight upstream, never shown to fail", "join",
        "negative control: must pass", Expect::Pass, true},
+      {"injector_acq_rel", "fence table: the seeds' proof sketch's orders",
+       "none expected: the Injector's SeqCst push CAS, steal CAS and is_empty loads weakened to Release / AcqRel "
+       "/ Acquire; the two SeqCst fences of the handshake restore the ordering",
+       "inject", "negative control: must pass (and x86 compiles both orders alike)", Expect::Pass, true},
+      {"no_inject_fence_acq_rel", "fence table: no_inject_fence over injector_acq_rel",
+       "the inject fence's store->load reordering, once the Injector's own SeqCst operations no longer forbid it",
+       "inject", "masked on x86: the push is a locked CAS there, a full barrier; needs Relacy", Expect::Cannot, false},
+      {"no_sleep_fence_acq_rel", "fence table: no_sleep_fence over injector_acq_rel",
+       "the sleep fence's store->load reordering, once is_empty's loads are Acquire", "inject",
+       "masked on x86: the CAS that registers the sleeper is a full barrier there; needs Relacy", Expect::Cannot,
+       false},
+      {"epoch_pin_x86_cas", "crossbeam-epoch 0.9.13 pin() on x86 (a SeqCst CAS instead of a SeqCst fence)",
+       "under the C++ model a SeqCst RMW on the thief's own word does not order its loads of front and back: a "
+       "thief and the owner may both take the last job",
+       "join", "not on x86: a locked CAS is a full barrier there, as crossbeam relies on; needs Relacy",
+       Expect::Cannot, false},
   };
   static const bool filled = [] {
     // The simulator's expectations: the clean pool and the negative controls
@@ -97,18 +113,23 @@ const std::vector<MutantInfo>& mutant_catalog() {
       }
       // Relacy (measured; `wsstress relacy --list` gives each model's reasons).
       static const char* const relacy_catches[] = {
-          "no_inject_fence", "no_gate5", "no_gate5_narrow_jec", "late_is_blocked_lock", "gate5_ignores_broadcasts", "cross_is_cold",
-          "latch_set_no_wake", "terminate_no_wake", "deque_pop_no_fence"};
+          "no_inject_fence_acq_rel", "no_gate5", "no_gate5_narrow_jec", "late_is_blocked_lock", "gate5_ignores_broadcasts",
+          "cross_is_cold", "latch_set_no_wake", "terminate_no_wake", "deque_pop_no_fence", "epoch_pin_x86_cas"};
       for (const char* name : relacy_catches) {
         if (m.name == name) m.relacy_expect = Expect::Catch;
       }
-      // The clean pool runs every model; no_sleep_fence is equivalent under the
-      // C++ model (see the README) and core_latch_set_seqcst a negative control.
-      if (m.name == "none" || m.name == "no_sleep_fence" || m.name == "core_latch_set_seqcst") {
-        m.relacy_expect = Expect::Pass;
+      // The clean pool runs every model; with crossbeam's SeqCst Injector both
+      // handshake fences are equivalent under the C++ model (README's fence
+      // table); core_latch_set_seqcst and injector_acq_rel are negative controls.
+      static const char* const relacy_passes[] = {"none", "no_inject_fence", "no_sleep_fence", "core_latch_set_seqcst",
+                                                  "injector_acq_rel"};
+      for (const char* name : relacy_passes) {
+        if (m.name == name) m.relacy_expect = Expect::Pass;
       }
-      // Modelled but not shown: the window is too deep for a random search.
-      if (m.name == "cross_latch_no_keepalive") m.relacy_expect = Expect::Maybe;
+      // Modelled but not shown: the window is too deep for a random search
+      // (cross_latch_no_keepalive), or Relacy orders a thread's loads after
+      // its SeqCst RMW more strongly than C++20 does (no_sleep_fence_acq_rel).
+      if (m.name == "cross_latch_no_keepalive" || m.name == "no_sleep_fence_acq_rel") m.relacy_expect = Expect::Maybe;
     }
     return true;
   }();

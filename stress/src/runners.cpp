@@ -28,6 +28,10 @@ extern template Verdict run_one<mutants::JecCarry>(const RunSpec&, std::uint64_t
 extern template Verdict run_one<mutants::DequePopNoFence>(const RunSpec&, std::uint64_t);
 extern template Verdict run_one<mutants::NarrowJec>(const RunSpec&, std::uint64_t);
 extern template Verdict run_one<mutants::CoreLatchSetSeqCst>(const RunSpec&, std::uint64_t);
+extern template Verdict run_one<mutants::EpochPinX86Cas>(const RunSpec&, std::uint64_t);
+extern template Verdict run_one<mutants::NoSleepFenceAcqRel>(const RunSpec&, std::uint64_t);
+extern template Verdict run_one<mutants::NoInjectFenceAcqRel>(const RunSpec&, std::uint64_t);
+extern template Verdict run_one<mutants::InjectorAcqRel>(const RunSpec&, std::uint64_t);
 
 RunFn find_runner(const std::string& mutant) {
   static const std::map<std::string, RunFn> runners = {
@@ -51,6 +55,10 @@ RunFn find_runner(const std::string& mutant) {
       {"deque_pop_no_fence", &run_one<mutants::DequePopNoFence>},
       {"narrow_jec", &run_one<mutants::NarrowJec>},
       {"core_latch_set_seqcst", &run_one<mutants::CoreLatchSetSeqCst>},
+      {"epoch_pin_x86_cas", &run_one<mutants::EpochPinX86Cas>},
+      {"no_sleep_fence_acq_rel", &run_one<mutants::NoSleepFenceAcqRel>},
+      {"no_inject_fence_acq_rel", &run_one<mutants::NoInjectFenceAcqRel>},
+      {"injector_acq_rel", &run_one<mutants::InjectorAcqRel>},
   };
   auto it = runners.find(mutant);
   return it == runners.end() ? nullptr : it->second;
@@ -80,6 +88,10 @@ extern template SimResult sim_run_one<stress::mutants::JecCarry>(const stress::R
 extern template SimResult sim_run_one<stress::mutants::DequePopNoFence>(const stress::RunSpec&, const SimConfig&);
 extern template SimResult sim_run_one<stress::mutants::NarrowJec>(const stress::RunSpec&, const SimConfig&);
 extern template SimResult sim_run_one<stress::mutants::CoreLatchSetSeqCst>(const stress::RunSpec&, const SimConfig&);
+extern template SimResult sim_run_one<stress::mutants::EpochPinX86Cas>(const stress::RunSpec&, const SimConfig&);
+extern template SimResult sim_run_one<stress::mutants::NoSleepFenceAcqRel>(const stress::RunSpec&, const SimConfig&);
+extern template SimResult sim_run_one<stress::mutants::NoInjectFenceAcqRel>(const stress::RunSpec&, const SimConfig&);
+extern template SimResult sim_run_one<stress::mutants::InjectorAcqRel>(const stress::RunSpec&, const SimConfig&);
 
 SimRunFn find_sim_runner(const std::string& mutant) {
   static const std::map<std::string, SimRunFn> runners = {
@@ -103,6 +115,10 @@ SimRunFn find_sim_runner(const std::string& mutant) {
       {"deque_pop_no_fence", &sim_run_one<stress::mutants::DequePopNoFence>},
       {"narrow_jec", &sim_run_one<stress::mutants::NarrowJec>},
       {"core_latch_set_seqcst", &sim_run_one<stress::mutants::CoreLatchSetSeqCst>},
+      {"epoch_pin_x86_cas", &sim_run_one<stress::mutants::EpochPinX86Cas>},
+      {"no_sleep_fence_acq_rel", &sim_run_one<stress::mutants::NoSleepFenceAcqRel>},
+      {"no_inject_fence_acq_rel", &sim_run_one<stress::mutants::NoInjectFenceAcqRel>},
+      {"injector_acq_rel", &sim_run_one<stress::mutants::InjectorAcqRel>},
   };
   auto it = runners.find(mutant);
   return it == runners.end() ? nullptr : it->second;

@@ -281,6 +281,15 @@ class Scheduler {
     current_->wake_at = vtime_ + ns;
     block(State::Sleeping, nullptr);
   }
+  // A spin-wait (pool/backoff.hpp): off the processor for one tick of virtual
+  // time, so every strategy runs some other fiber (perhaps the one awaited)
+  // before this one looks again. Unlike sleep_ns it keeps the store buffer:
+  // a pause instruction does not drain it.
+  void spin_wait(SrcLoc loc) {
+    point(Op::Yield, nullptr, loc);
+    current_->wake_at = vtime_ + 1;
+    block(State::Sleeping, nullptr);
+  }
   void* tls(std::type_index key, void* (*make)(), void (*destroy)(void*)) {
     auto& m = current_->tls;
     auto it = m.find(key);
@@ -779,6 +788,7 @@ void cond_notify(void* cv, bool all, SrcLoc loc) { sched().cond_notify(static_ca
 std::uint32_t spawn(std::string name, std::function<void()> body) { return sched().spawn(std::move(name), std::move(body)); }
 void join(std::uint32_t fiber) { sched().join(fiber); }
 void sleep_ns(std::uint64_t ns) { sched().sleep_ns(ns); }
+void spin_wait(SrcLoc loc) { sched().spin_wait(loc); }
 void* tls(std::type_index key, void* (*make)(), void (*destroy)(void*)) { return sched().tls(key, make, destroy); }
 std::uint64_t next_seed() { return t_sched ? sched().next_seed() : 1; }
 }  // namespace detail

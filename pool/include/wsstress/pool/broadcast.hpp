@@ -38,8 +38,7 @@ class BroadcastContext {
 
 namespace detail {
 // A fixed-capacity array of jobs constructed in place in one allocation; the
-// jobs never move. job_refs() is a view yielding each job's JobRef, for
-// Registry::inject_broadcast.
+// jobs never move.
 template <class Job>
 class FixedJobs {
  public:
@@ -61,32 +60,7 @@ class FixedJobs {
 
   Job* begin() noexcept { return jobs_; }
   Job* end() noexcept { return jobs_ + size_; }
-
-  class JobRefs {
-   public:
-    class iterator {
-     public:
-      explicit iterator(Job* p) noexcept : p_(p) {}
-      JobRef operator*() const noexcept { return p_->as_job_ref(); }
-      iterator& operator++() noexcept {
-        ++p_;
-        return *this;
-      }
-      friend bool operator==(const iterator&, const iterator&) = default;
-
-     private:
-      Job* p_;
-    };
-    JobRefs(Job* first, std::size_t n) noexcept : first_(first), n_(n) {}
-    iterator begin() const noexcept { return iterator(first_); }
-    iterator end() const noexcept { return iterator(first_ + n_); }
-    std::size_t size() const noexcept { return n_; }
-
-   private:
-    Job* first_;
-    std::size_t n_;
-  };
-  JobRefs job_refs() noexcept { return JobRefs(jobs_, size_); }
+  Job& operator[](std::size_t i) noexcept { return jobs_[i]; }
 
  private:
   Job* jobs_;
@@ -112,7 +86,7 @@ auto broadcast_in(OP&& op, Registry<P, M>& registry)
   // once their JobRef is out, so they are built in place and never moved.
   detail::FixedJobs<Job> jobs(n_threads);
   for (std::size_t i = 0; i < n_threads; ++i) jobs.emplace_back(f, LatchRef<ScopeLatch<P, M>>(latch));
-  registry.inject_broadcast(jobs.job_refs());
+  registry.inject_broadcast([&jobs](std::size_t i) noexcept { return jobs[i].as_job_ref(); });
   latch.wait(current_thread);
 
   std::vector<ValueOrUnit<R>> results;
@@ -128,16 +102,15 @@ void spawn_broadcast_in(OP&& op, Registry<P, M>& registry) {
     registry->catch_unwind([&] { BroadcastContext<P, M>::with(op); });
     registry->terminate();
   };
-  const std::size_t n_threads = registry.num_threads();
-  std::vector<JobRef> job_refs;
-  job_refs.reserve(n_threads);  // before the job exists: nothing below can throw
   auto* job = new ArcJob<P, decltype(body)>(std::move(body));
-  for (std::size_t i = 0; i < n_threads; ++i) {
+  registry.inject_broadcast([&](std::size_t) noexcept {
+    // Ensure that registry cannot terminate until this job has executed on
+    // each thread; given back by the terminate() in the body.
     registry.increment_terminate_count();
-    job_refs.push_back(job->new_job_ref());
-  }
+    return job->new_job_ref();
+  });
+  // Our own reference goes last, as rayon's Arc leaves scope after the injection.
   job->release();
-  registry.inject_broadcast(job_refs);
 }
 
 template <class P, class M, class OP>

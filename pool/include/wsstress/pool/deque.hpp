@@ -1,20 +1,27 @@
-// Deque: the per-worker Chase-Lev work-stealing deque (crossbeam-deque's Worker
-// and Stealer, which rayon-core uses for local and broadcast queues).
+// Deque: the per-worker Chase-Lev work-stealing deque (crossbeam-deque 0.8.1's
+// Worker and Stealer, which rayon-core uses for local and broadcast queues).
 //
 // The owner pushes at the back and pops at the back (LIFO) or, for a
-// breadth-first pool, at the front (FIFO); thieves steal at the front. Memory
-// orders follow Lê, Pop, Cohen and Zappa Nardelli, "Correct and Efficient
-// Work-Stealing for Weak Memory Models" (PPoPP 2013), with two changes that
-// crossbeam also makes: `push` publishes with a release store of `back` instead
-// of a release fence plus a relaxed store (ThreadSanitizer does not model
-// fences), and the FIFO pop claims the front with a fetch_add.
+// breadth-first pool, at the front (FIFO); thieves steal at the front. Every
+// memory order is crossbeam 0.8.1's (Lê, Pop, Cohen and Zappa Nardelli,
+// PPoPP 2013, with crossbeam's changes): `push` writes the slot, fences
+// Release and stores `back` with Release; the LIFO `pop` stores `back`
+// Relaxed, fences SeqCst, loads `front` Relaxed and races thieves for the last
+// job with a SeqCst CAS; `steal` loads `front` Acquire, pins the epoch (its
+// SeqCst fence, see epoch_pin below), loads `back` Acquire, reads the slot,
+// checks the buffer did not change and CASes `front` SeqCst.
 //
-// Deviations from crossbeam, both deliberate: a grown buffer is never shrunk,
-// and retired buffers are freed only when the deque is destroyed (crossbeam
-// frees them through epoch-based reclamation). A thief holding a stale buffer
-// pointer therefore always reads valid memory, and since indices only grow, the
-// slot it read is the job at that index whenever its CAS on `front` succeeds.
-// The retired buffers add up to less than the live one.
+// Deviations, neither touching an order: a grown buffer is never shrunk, and
+// retired buffers are freed only when the deque is destroyed (crossbeam frees
+// them through epoch-based reclamation). A thief holding a stale buffer
+// pointer therefore always reads valid memory. The retired buffers add up to
+// less than the live one.
+//
+// A note on C++20 (and Rust, which uses its model): since P0982 a later
+// Relaxed store by the owner no longer continues the release sequence of
+// push's store, so a thief whose Acquire load of `back` reads pop's Relaxed
+// store does not formally synchronise with the pushes before it. crossbeam
+// 0.8.1 has exactly this; we keep its order rather than hide it.
 #pragma once
 
 #include <atomic>
@@ -24,6 +31,7 @@
 
 #include "wsstress/pool/job.hpp"
 #include "wsstress/pool/mutants.hpp"
+#include "wsstress/pool/platform/concept.hpp"
 
 namespace wsstress::pool {
 
@@ -32,6 +40,38 @@ enum class StealKind { Empty, Success, Retry };
 struct Steal {
   StealKind kind;
   JobRef job;
+};
+
+struct EpochTag;
+
+// crossbeam-epoch 0.9.13's `pin()` as `Stealer::steal` meets it (rayon never
+// holds a guard, so the thief is not pinned yet), reduced to its ordering
+// effect: the portable build stores the local epoch Relaxed and issues a
+// SeqCst fence, which is what `steal` relies on between its loads of `front`
+// and `back`. Epoch bookkeeping and garbage collection are left out: this
+// deque reclaims no buffers while thieves run. The mutant kEpochPinX86Cas
+// instead does what x86 builds do: a SeqCst CAS on the thread's own epoch word
+// and no fence. Returns what `unpin` (the guard's drop) needs.
+template <class P, class M>
+struct EpochGuard {
+  EpochGuard() noexcept {
+    if constexpr (M::kEpochPinX86Cas) {
+      std::size_t expected = 0;
+      local_epoch().compare_exchange_strong(expected, 1, std::memory_order_seq_cst, std::memory_order_seq_cst);
+    } else {
+      P::fence(std::memory_order_seq_cst);
+    }
+  }
+  ~EpochGuard() {
+    if constexpr (M::kEpochPinX86Cas) local_epoch().store(0, std::memory_order_release);
+  }
+  EpochGuard(const EpochGuard&) = delete;
+  EpochGuard& operator=(const EpochGuard&) = delete;
+
+ private:
+  static typename P::template Atomic<std::size_t>& local_epoch() noexcept {
+    return P::template thread_local_slot<EpochTag, typename P::template Atomic<std::size_t>>();
+  }
 };
 
 template <class P, class M = NoMutants>
@@ -66,7 +106,9 @@ class Deque {
     const std::int64_t f = front_.load(std::memory_order_acquire);
     if (b - f > static_cast<std::int64_t>(cached_mask_)) resize((cached_mask_ + 1) * 2);
     owner_slot(b).store(job.header(), std::memory_order_relaxed);
-    // Pairs with the thieves' acquire load of `back`: whoever sees b + 1 sees the slot.
+    // Pairs with the thieves' acquire load of `back`: whoever sees b + 1 sees
+    // the slot. crossbeam fences and also makes the store Release (for TSan).
+    P::fence(std::memory_order_release);
     back_.store(b + 1, std::memory_order_release);
   }
 
@@ -86,17 +128,14 @@ class Deque {
     }
 
     b -= 1;
-    // Release, not relaxed: since C++20 a later relaxed store by the owner no
-    // longer continues the release sequence of push's store, so a thief that
-    // read this value would not synchronise with the pushes before it.
-    back_.store(b, std::memory_order_release);
+    back_.store(b, std::memory_order_relaxed);
     // The owner's store of `back` and a thief's load of it must not both miss the
     // other's write to `front`/`back`: this fence pairs with the one in steal().
     if constexpr (!M::kDequePopNoFence) P::fence(std::memory_order_seq_cst);
     f = front_.load(std::memory_order_relaxed);
     const std::int64_t len = b - f;
     if (len < 0) {
-      back_.store(b + 1, std::memory_order_release);
+      back_.store(b + 1, std::memory_order_relaxed);
       return JobRef();
     }
     JobRef job(owner_slot(b).load(std::memory_order_relaxed));
@@ -106,7 +145,7 @@ class Deque {
                                           std::memory_order_relaxed)) {
         job = JobRef();
       }
-      back_.store(b + 1, std::memory_order_release);
+      back_.store(b + 1, std::memory_order_relaxed);
     }
     return job;
   }
@@ -121,13 +160,16 @@ class Deque {
 
   Steal steal() noexcept {
     std::int64_t f = front_.load(std::memory_order_acquire);
-    P::fence(std::memory_order_seq_cst);
+    // crossbeam fences here only if the thief is pinned already, which a
+    // rayon worker never is; the pin below supplies the SeqCst fence.
+    EpochGuard<P, M> guard;
     const std::int64_t b = back_.load(std::memory_order_acquire);
     if (b - f <= 0) return Steal{StealKind::Empty, JobRef()};
     Buffer* buf = buffer_.load(std::memory_order_acquire);
     JobRef job(buf->at(f).load(std::memory_order_relaxed));
-    if (!front_.compare_exchange_strong(f, f + 1, std::memory_order_seq_cst,
-                                        std::memory_order_relaxed)) {
+    // A resize since the read, or a lost race for `front`: try again.
+    if (buffer_.load(std::memory_order_acquire) != buf ||
+        !front_.compare_exchange_strong(f, f + 1, std::memory_order_seq_cst, std::memory_order_relaxed)) {
       return Steal{StealKind::Retry, JobRef()};
     }
     return Steal{StealKind::Success, job};
@@ -177,8 +219,8 @@ class Deque {
     retired_.push_back(old);
     cached_ = grown;
     cache_owner_view();
-    // Pairs with the thieves' acquire load of `buffer_`.
-    buffer_.store(grown, std::memory_order_release);
+    // Pairs with the thieves' acquire load of `buffer_` (crossbeam: a Release swap).
+    buffer_.exchange(grown, std::memory_order_release);
   }
 
   const Flavor flavor_;

@@ -22,6 +22,8 @@
 #include <utility>
 #include <variant>
 
+#include "wsstress/pool/refcount.hpp"
+
 namespace wsstress::pool {
 
 // The value of a closure that returns void.
@@ -159,13 +161,14 @@ class ArcJob : public JobHeader {
  public:
   explicit ArcJob(F body) : JobHeader{&ArcJob::execute}, refs_(1), body_(std::move(body)) {}
 
+  // ArcJob::as_static_job_ref: a new JobRef holding one reference.
   JobRef new_job_ref() noexcept {
-    refs_.fetch_add(1, std::memory_order_relaxed);
+    refs_.increment();
     return JobRef(this);
   }
-  // Drops the creator's reference.
+  // Drops one reference (the creator's, or a JobRef's once it ran).
   void release() noexcept {
-    if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+    if (refs_.decrement()) delete this;
   }
 
  private:
@@ -175,7 +178,7 @@ class ArcJob : public JobHeader {
     self->release();
   }
 
-  typename P::template Atomic<std::size_t> refs_;
+  RefCount<P> refs_;
   F body_;
 };
 

@@ -9,6 +9,8 @@
 // a model knob such as the width of the jobs event counter.
 #pragma once
 
+#include <cstddef>
+
 namespace wsstress::pool {
 
 struct NoMutants {
@@ -26,6 +28,9 @@ struct NoMutants {
   // ROUNDS_UNTIL_SLEEPY. The simulator shortens it so that its schedules reach
   // the sleep handshake often; the gates themselves are unchanged.
   static constexpr unsigned kRoundsUntilSleepy = 32;
+  // Indices per block of the Injector (crossbeam's LAP; a block holds LAP - 1
+  // jobs). Models shrink it so that a few jobs cross a block boundary.
+  static constexpr std::size_t kInjectorLap = 64;
 
   // ---- bugs (each false in production) ----
 
@@ -72,6 +77,16 @@ struct NoMutants {
   // CoreLatch::set uses SeqCst instead of AcqRel (6b1367f, 2026: judged an
   // oversight, never shown to fail). A negative control: expected harmless.
   static constexpr bool kCoreLatchSetSeqCst = false;
+  // The Injector's SeqCst operations (push's tail CAS, steal's head CAS,
+  // is_empty's loads) weakened to Release / AcqRel / Acquire: the orders the
+  // seeds' proof sketch of the sleep handshake assumes. Alone it is covered by
+  // the two SeqCst fences; with either fence removed it shows what they protect.
+  static constexpr bool kInjectorAcqRel = false;
+  // Deque::steal issues crossbeam-epoch's pin as x86 builds do (a SeqCst CAS
+  // on the thief's own epoch word, no fence) instead of its portable meaning
+  // (a SeqCst fence). Under the C++ model a SeqCst RMW on a private word orders
+  // nothing else; crossbeam-epoch calls the trick "not clear it is permitted".
+  static constexpr bool kEpochPinX86Cas = false;
 };
 
 }  // namespace wsstress::pool

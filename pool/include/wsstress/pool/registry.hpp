@@ -37,6 +37,7 @@
 #include "wsstress/pool/job.hpp"
 #include "wsstress/pool/latch.hpp"
 #include "wsstress/pool/mutants.hpp"
+#include "wsstress/pool/refcount.hpp"
 #include "wsstress/pool/sleep/sleep.hpp"
 #include "wsstress/pool/trace.hpp"
 
@@ -152,6 +153,7 @@ class WorkerThread {
       Steal s = broadcast_.steal();
       if (s.kind == StealKind::Success) return s.job;
       if (s.kind == StealKind::Empty) return JobRef();
+      trace<P>([&] { return ev(EventKind::StealRetry, std::uint64_t(StealRetryFrom::BroadcastQueue)); });
     }
   }
 
@@ -183,7 +185,7 @@ class WorkerThread {
 
   Deque<P, M>& worker_;
   Deque<P, M>& broadcast_;
-  JobFifo<P> fifo_;
+  JobFifo<P, M> fifo_;
   std::size_t index_;
   XorShift64Star rng_;
   RegistryRef<P, M> registry_;
@@ -247,17 +249,18 @@ class Registry {
     sleep_.new_injected_jobs(Event::kNoWorker, 1, queue_was_empty);
   }
 
-  // One job into each worker's own broadcast queue; each runs only on its worker.
-  template <class Range>
-  void inject_broadcast(const Range& jobs) noexcept {
+  // One job into each worker's own broadcast queue; each runs only on its
+  // worker. `job_ref_for(i)` makes worker i's JobRef: it is called under the
+  // lock, just before that push, as rayon's lazy iterator is (the caller's
+  // terminate count or scope count for each job is taken there).
+  template <class JobRefFor>
+  void inject_broadcast(JobRefFor&& job_ref_for) noexcept {
     trace<P>([&] { return Event{EventKind::JobBroadcast, this, Event::kNoWorker, n_threads_}; });
-    if (std::size(jobs) != n_threads_) abort_with("inject_broadcast needs exactly one job per thread");
     {
       std::unique_lock<Mutex> lock(broadcasts_mutex_);
       WSSTRESS_CHECK(P, terminate_count_.load(std::memory_order_acquire) != 0,
                      "inject_broadcast() on a terminated registry");
-      std::size_t i = 0;
-      for (JobRef job : jobs) broadcasts_[i++]->push(job);
+      for (std::size_t i = 0; i < n_threads_; ++i) broadcasts_[i]->push(job_ref_for(i));
     }
     // No JEC bump: a sleeping worker is woken directly, and one about to sleep
     // finds the job at gate 5 (it holds its is_blocked lock, which this takes).
@@ -274,6 +277,10 @@ class Registry {
         return s.job;
       }
       if (s.kind == StealKind::Empty) return JobRef();
+      trace<P>([&] {
+        return Event{EventKind::StealRetry, this, static_cast<std::uint32_t>(worker_index),
+                     std::uint64_t(StealRetryFrom::Injector)};
+      });
     }
   }
 
@@ -341,9 +348,10 @@ class Registry {
   // Builds the global registry from `builder`; throws if it was built already.
   static Registry* init_global_registry(Builder& builder);
 
-  void add_ref() noexcept { refs_.fetch_add(1, std::memory_order_relaxed); }
+  // Arc<Registry>'s clone and drop (RefCount has Arc's orders).
+  void add_ref() noexcept { refs_.increment(); }
   void release() noexcept {
-    if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+    if (refs_.decrement()) delete this;
   }
 
  private:
@@ -364,7 +372,7 @@ class Registry {
 
   void main_loop(std::size_t index);
 
-  Atomic<std::size_t> refs_;
+  RefCount<P> refs_;
   const std::size_t n_threads_;
   std::unique_ptr<ThreadInfo[]> thread_infos_;
   std::vector<std::unique_ptr<Deque<P, M>>> deques_;
@@ -372,7 +380,7 @@ class Registry {
   std::vector<std::unique_ptr<Deque<P, M>>> broadcasts_;
   Mutex broadcasts_mutex_;
   Sleep<P, M> sleep_;
-  Injector<P> injected_jobs_;
+  Injector<P, M> injected_jobs_;
   typename Builder::PanicHandler panic_handler_;
   typename Builder::StartHandler start_handler_;
   typename Builder::ExitHandler exit_handler_;
@@ -498,7 +506,9 @@ void Registry<P, M>::main_loop(std::size_t index) {
   // A pool's idle workers sleep on their own terminate latch.
   worker_thread.wait_until(my_terminate_latch);
 
-  if (worker_thread.take_local_job()) abort_with("a worker exited with work left in its deque");
+  // rayon's debug_assert: only checked platforms (the engines, like rayon's
+  // debug-build tests) look; production skips the pop and the steal.
+  WSSTRESS_CHECK(P, !worker_thread.take_local_job(), "a worker exited with work left in its deque");
   thread_infos_[index].stopped.set();
   trace<P>([&] { return Event{EventKind::ThreadTerminate, this, static_cast<std::uint32_t>(index)}; });
   if (exit_handler_) catch_unwind([&] { exit_handler_(index); });
@@ -567,7 +577,10 @@ JobRef WorkerThread<P, M>::steal() noexcept {
         trace<P>([&] { return ev(EventKind::JobStolen, victim); });
         return s.job;
       }
-      if (s.kind == StealKind::Retry) retry = true;
+      if (s.kind == StealKind::Retry) {
+        trace<P>([&] { return ev(EventKind::StealRetry, std::uint64_t(StealRetryFrom::Deque)); });
+        retry = true;
+      }
     }
     if (!retry) return JobRef();
   }

@@ -93,16 +93,12 @@ class ScopeBase {
 
   template <class F>
   void inject_broadcast(F&& body) {
-    const std::size_t n_threads = registry_->num_threads();
-    std::vector<JobRef> job_refs;
-    job_refs.reserve(n_threads);  // before the job exists: nothing below can throw
     auto* job = new ArcJob<P, std::decay_t<F>>(std::forward<F>(body));
-    for (std::size_t i = 0; i < n_threads; ++i) {
+    registry_->inject_broadcast([&](std::size_t) noexcept {
       increment();
-      job_refs.push_back(job->new_job_ref());
-    }
+      return job->new_job_ref();
+    });
     job->release();
-    registry_->inject_broadcast(job_refs);
   }
 
   // Runs the scope's body, waits for every job, rethrows the first exception.
@@ -200,7 +196,7 @@ class ScopeFifo {
   using Mutants = M;
 
   ScopeFifo(WorkerThread<P, M>* owner, Registry<P, M>* registry)
-      : base_(owner, registry), fifos_(std::make_unique<JobFifo<P>[]>(base_.registry().num_threads())) {}
+      : base_(owner, registry), fifos_(std::make_unique<JobFifo<P, M>[]>(base_.registry().num_threads())) {}
   ScopeFifo(const ScopeFifo&) = delete;
   ScopeFifo& operator=(const ScopeFifo&) = delete;
 
@@ -225,7 +221,7 @@ class ScopeFifo {
 
  private:
   ScopeBase<P, M> base_;
-  std::unique_ptr<JobFifo<P>[]> fifos_;
+  std::unique_ptr<JobFifo<P, M>[]> fifos_;
 };
 
 namespace detail {

@@ -18,6 +18,18 @@ namespace wsstress::pool {
 namespace detail {
 template <class P, class M, class F>
 JobRef spawn_job(F&& func, Registry<P, M>& registry) {
+  // Ensure that registry cannot terminate until this job has executed: taken
+  // first, as in rayon, and given back by the terminate() in the body.
+  if constexpr (!M::kSpawnNoTerminateCount) registry.increment_terminate_count();
+  // Rust aborts if building the job fails; C++ throws (a copy of func, or the
+  // allocation), and then the count goes back so the pool can still terminate.
+  struct GiveBack {
+    Registry<P, M>* registry;
+    ~GiveBack() {
+      if (registry != nullptr) registry->terminate();
+    }
+  } give_back{M::kSpawnNoTerminateCount ? nullptr : &registry};
+
   auto body = [registry = RegistryRef<P, M>(&registry),
                func = std::optional<std::decay_t<F>>(std::forward<F>(func))]() mutable noexcept {
     registry->catch_unwind([&] {
@@ -27,13 +39,10 @@ JobRef spawn_job(F&& func, Registry<P, M>& registry) {
       func.reset();
       f();
     });
-    if constexpr (!M::kSpawnNoTerminateCount) registry->terminate();
+    if constexpr (!M::kSpawnNoTerminateCount) registry->terminate();  // (*) permit the registry to terminate
   };
   auto job = std::make_unique<HeapJob<decltype(body)>>(std::move(body));
-  // Taken only once nothing can throw any more, so a failed copy or allocation
-  // cannot leave the pool unable to terminate; given back by the terminate()
-  // in the body.
-  if constexpr (!M::kSpawnNoTerminateCount) registry.increment_terminate_count();
+  give_back.registry = nullptr;
   return HeapJob<decltype(body)>::into_job_ref(std::move(job));
 }
 }  // namespace detail

@@ -36,7 +36,11 @@ enum class EventKind : std::uint8_t {
   JobBroadcast,       // inject_broadcast (a = count)
   JobThreadCounts,    // new_jobs read the counters (a = idle, b = sleepers)
   LatchSet,           // a latch was set (a = latch, b = 1 if its owner slept)
+  StealRetry,         // a steal lost a race and is tried again (a = StealRetryFrom)
 };
+
+// Which queue a StealRetry came from.
+enum class StealRetryFrom : std::uint8_t { Injector, Deque, BroadcastQueue, JobFifo };
 
 const char* to_string(EventKind kind) noexcept;
 
@@ -87,6 +91,7 @@ inline const char* to_string(EventKind kind) noexcept {
     case EventKind::JobBroadcast: return "JobBroadcast";
     case EventKind::JobThreadCounts: return "JobThreadCounts";
     case EventKind::LatchSet: return "LatchSet";
+    case EventKind::StealRetry: return "StealRetry";
   }
   return "?";
 }

@@ -244,6 +244,10 @@ struct RelacyPlatform {
   }
   // A no-op (see the file comment): yielding would refresh stale reads.
   static void yield_now() noexcept {}
+  // The Injector's spin-waits (pool/backoff.hpp) do yield to Relacy: they wait
+  // for another thread's write, so they must let it run and must see it; a
+  // context-bound search would otherwise spend its preemptions on the spin.
+  static void spin_loop_hint(SrcLoc loc = SrcLoc::here()) { rl::yield(1, info(loc)); }
 
   template <class Tag, class T>
   static T& thread_local_slot() {

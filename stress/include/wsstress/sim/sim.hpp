@@ -121,6 +121,7 @@ void cond_notify(void* cv, bool all, SrcLoc loc);
 std::uint32_t spawn(std::string name, std::function<void()> body);
 void join(std::uint32_t fiber);
 void sleep_ns(std::uint64_t ns);
+void spin_wait(SrcLoc loc);
 void* tls(std::type_index key, void* (*make)(), void (*destroy)(void*));
 std::uint64_t next_seed();
 }  // namespace detail
@@ -241,6 +242,10 @@ struct SimPlatform {
     detail::point(Op::Yield, nullptr, loc);
     if (detail::tso()) detail::drain();  // a system call
   }
+  // The Injector's spin-waits: a plain yield would let DFS (which keeps
+  // running the last fiber) and PCT (the highest priority) spin forever on a
+  // write whose writer they never schedule.
+  static void spin_loop_hint(SrcLoc loc = SrcLoc::here()) noexcept { detail::spin_wait(loc); }
   template <class Tag, class T>
   static T& thread_local_slot() noexcept {
     return *static_cast<T*>(detail::tls(std::type_index(typeid(std::pair<Tag*, T*>)),

@@ -40,6 +40,24 @@ struct JecCarry : NoMutants {
   static constexpr bool kJecIncrementCarries = true;
 };
 struct DequePopNoFence : NoMutants { static constexpr bool kDequePopNoFence = true; };
+// The fence table (pool/README.md): the Injector weakened to the orders the
+// seeds' proof sketch assumes, alone (a negative control: the fences cover it)
+// and with either handshake fence removed.
+struct InjectorAcqRel : NoMutants {
+  static constexpr bool kInjectorAcqRel = true;
+};
+struct NoInjectFenceAcqRel : NoMutants {
+  static constexpr bool kNoInjectFence = true;
+  static constexpr bool kInjectorAcqRel = true;
+};
+struct NoSleepFenceAcqRel : NoMutants {
+  static constexpr bool kNoSleepFence = true;
+  static constexpr bool kInjectorAcqRel = true;
+};
+// crossbeam-epoch's x86 pin (a SeqCst CAS on a private word) in Deque::steal.
+struct EpochPinX86Cas : NoMutants {
+  static constexpr bool kEpochPinX86Cas = true;
+};
 // Negative controls: expected harmless.
 struct NarrowJec : NoMutants { static constexpr unsigned kJecBits = 1; };
 struct CoreLatchSetSeqCst : NoMutants { static constexpr bool kCoreLatchSetSeqCst = true; };
