@@ -39,6 +39,11 @@ const std::vector<MutantInfo>& mutant_catalog() {
        "without the setter's wake-up while the setter sits between set and notify, and its pool must be freed "
        "in that window; only AddressSanitizer would see the freed memory. Targets for the simulator and Relacy",
        Expect::Maybe, false},
+      {"scope_latch_no_keepalive", "rayon #1008 (2023-01), fixed in rayon-core 1.10.2 (PR #1013)",
+       "a job in pool B sets the scope latch owned by a worker of pool A and then notifies A's registry without "
+       "holding it; the owner may have returned and, with A dropped, its exiting worker freed that registry: use "
+       "after free",
+       "cross_scope", "TO MEASURE", Expect::Maybe, false},
       {"cross_is_cold", "36577d6 (2017-09, PR #449)",
        "a worker of pool A entering pool B blocks instead of working; A->B->A with busy pools deadlocks",
        "cross", "reachable: a hang", Expect::Catch, false},
