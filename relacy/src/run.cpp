@@ -18,6 +18,7 @@ namespace wsstress::relacy {
 std::vector<ModelEntry> inject_entries();
 std::vector<ModelEntry> latch_entries();
 std::vector<ModelEntry> cross_entries();
+std::vector<ModelEntry> cross_scope_entries();
 std::vector<ModelEntry> broadcast_entries();
 std::vector<ModelEntry> terminate_entries();
 std::vector<ModelEntry> deque_entries();
@@ -51,7 +52,8 @@ const char* to_string(Outcome o) {
 const std::vector<ModelEntry>& model_table() {
   static const std::vector<ModelEntry> table = [] {
     std::vector<ModelEntry> t;
-    for (auto f : {inject_entries, latch_entries, cross_entries, broadcast_entries, terminate_entries, deque_entries}) {
+    for (auto f : {inject_entries, latch_entries, cross_entries, cross_scope_entries, broadcast_entries, terminate_entries,
+                   deque_entries}) {
       for (const ModelEntry& e : f()) t.push_back(e);
     }
     return t;
@@ -79,6 +81,10 @@ const std::vector<ModelInfo>& models() {
         {"cross",
          "pool A calls into pool B, which calls back into A (one worker each), then both are dropped, A first: "
          "the chain returns, both pools' workers exit, nothing touches A after it is freed",
+         "2 pools x 1 worker; 1 outside thread; 1 idle round; 1-bit JEC", {}, {Search::Random, 0, 10000, 600}},
+        {"cross_scope",
+         "a job spawned into pool A opens a scope over pool B whose one job runs on B's worker, and A is dropped "
+         "at once: the scope returns with its job run, both workers exit, nothing touches A after it is freed",
          "2 pools x 1 worker; 1 outside thread; 1 idle round; 1-bit JEC", {}, {Search::Random, 0, 10000, 600}},
         {"broadcast",
          "an outside broadcast into a two-worker pool whose workers are going to sleep: one result per worker, in "

@@ -16,6 +16,7 @@ extern template Verdict run_one<mutants::NoSleepFence>(const RunSpec&, std::uint
 extern template Verdict run_one<mutants::LateIsBlockedLock>(const RunSpec&, std::uint64_t);
 extern template Verdict run_one<mutants::Gate5IgnoresBroadcasts>(const RunSpec&, std::uint64_t);
 extern template Verdict run_one<mutants::CrossLatchNoKeepAlive>(const RunSpec&, std::uint64_t);
+extern template Verdict run_one<mutants::ScopeLatchNoKeepAlive>(const RunSpec&, std::uint64_t);
 extern template Verdict run_one<mutants::CrossIsCold>(const RunSpec&, std::uint64_t);
 extern template Verdict run_one<mutants::SelfInstallBlocks>(const RunSpec&, std::uint64_t);
 extern template Verdict run_one<mutants::LatchSetNoWake>(const RunSpec&, std::uint64_t);
@@ -43,6 +44,7 @@ RunFn find_runner(const std::string& mutant) {
       {"late_is_blocked_lock", &run_one<mutants::LateIsBlockedLock>},
       {"gate5_ignores_broadcasts", &run_one<mutants::Gate5IgnoresBroadcasts>},
       {"cross_latch_no_keepalive", &run_one<mutants::CrossLatchNoKeepAlive>},
+      {"scope_latch_no_keepalive", &run_one<mutants::ScopeLatchNoKeepAlive>},
       {"cross_is_cold", &run_one<mutants::CrossIsCold>},
       {"self_install_blocks", &run_one<mutants::SelfInstallBlocks>},
       {"latch_set_no_wake", &run_one<mutants::LatchSetNoWake>},
@@ -76,6 +78,7 @@ extern template SimResult sim_run_one<stress::mutants::NoSleepFence>(const stres
 extern template SimResult sim_run_one<stress::mutants::LateIsBlockedLock>(const stress::RunSpec&, const SimConfig&);
 extern template SimResult sim_run_one<stress::mutants::Gate5IgnoresBroadcasts>(const stress::RunSpec&, const SimConfig&);
 extern template SimResult sim_run_one<stress::mutants::CrossLatchNoKeepAlive>(const stress::RunSpec&, const SimConfig&);
+extern template SimResult sim_run_one<stress::mutants::ScopeLatchNoKeepAlive>(const stress::RunSpec&, const SimConfig&);
 extern template SimResult sim_run_one<stress::mutants::CrossIsCold>(const stress::RunSpec&, const SimConfig&);
 extern template SimResult sim_run_one<stress::mutants::SelfInstallBlocks>(const stress::RunSpec&, const SimConfig&);
 extern template SimResult sim_run_one<stress::mutants::LatchSetNoWake>(const stress::RunSpec&, const SimConfig&);
@@ -103,6 +106,7 @@ SimRunFn find_sim_runner(const std::string& mutant) {
       {"late_is_blocked_lock", &sim_run_one<stress::mutants::LateIsBlockedLock>},
       {"gate5_ignores_broadcasts", &sim_run_one<stress::mutants::Gate5IgnoresBroadcasts>},
       {"cross_latch_no_keepalive", &sim_run_one<stress::mutants::CrossLatchNoKeepAlive>},
+      {"scope_latch_no_keepalive", &sim_run_one<stress::mutants::ScopeLatchNoKeepAlive>},
       {"cross_is_cold", &sim_run_one<stress::mutants::CrossIsCold>},
       {"self_install_blocks", &sim_run_one<stress::mutants::SelfInstallBlocks>},
       {"latch_set_no_wake", &sim_run_one<stress::mutants::LatchSetNoWake>},

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <deque>
 #include <map>
 #include <optional>
@@ -101,6 +102,10 @@ struct Fiber {
   std::deque<Buffered> buffer;
   std::map<std::type_index, std::pair<void*, void (*)(void*)>> tls;
   SrcLoc loc{};
+  // The last point outside the system headers: a lock taken through
+  // std::unique_lock is located in <unique_lock.h>, so a verdict about it
+  // names this pool line as well.
+  SrcLoc pool_loc{"", 0};
   Op last_op = Op::Start;
   stress::WorkerSlot* slot = nullptr;
   std::uint64_t priority = 0;  // PCT
@@ -174,6 +179,7 @@ class Scheduler {
     Fiber* f = current_;
     if (f == nullptr) return;  // the scheduler itself (a state dump) is not a fiber
     f->loc = loc;
+    if (std::strncmp(loc.file, "/usr/", 5) != 0) f->pool_loc = loc;
     f->last_op = op;
     record(f->id, op, loc, reinterpret_cast<std::uintptr_t>(addr));
     to_scheduler();
@@ -197,6 +203,30 @@ class Scheduler {
   [[noreturn]] void invariant(const char* what, SrcLoc loc) {
     char line[512];
     std::snprintf(line, sizeof line, "pool invariant violated at %s:%u: %s", loc.file, loc.line, what);
+    fail(Verdict{VerdictKind::Bug, line, state_dump()});
+    to_scheduler();
+    std::fprintf(stderr, "wsstress sim: a failed fiber was resumed\n");
+    std::abort();
+  }
+
+  // An operation on a destroyed pool object. A fiber gives up the processor
+  // for good, as for a broken invariant; the scheduler itself (a dump, a
+  // store-buffer flush) only records the failure, which ends the run at the
+  // next decision.
+  void use_after_free(Op op, const void* addr, SrcLoc loc) {
+    char line[640];
+    Fiber* f = current_;
+    const int n = std::snprintf(line, sizeof line, "use after free: %s on a destroyed pool object at %s:%u",
+                                to_string(op), loc.file, loc.line);
+    if (f != nullptr && n > 0 && static_cast<std::size_t>(n) < sizeof line) {
+      std::snprintf(line + n, sizeof line - n, " (%s, whose last pool operation was at %s:%u)", f->name.c_str(),
+                    f->pool_loc.file, f->pool_loc.line);
+    }
+    if (f == nullptr) {
+      fail(Verdict{VerdictKind::Bug, line, {}});
+      return;
+    }
+    record(f->id, op, loc, reinterpret_cast<std::uintptr_t>(addr));
     fail(Verdict{VerdictKind::Bug, line, state_dump()});
     to_scheduler();
     std::fprintf(stderr, "wsstress sim: a failed fiber was resumed\n");
@@ -748,7 +778,10 @@ Scheduler& sched() { return *t_sched; }
 
 }  // namespace
 
-bool SimMutex::try_lock(SrcLoc loc) { return sched().mutex_try_lock(this, loc); }
+bool SimMutex::try_lock(SrcLoc loc) {
+  live.check(Op::Lock, this, loc);
+  return sched().mutex_try_lock(this, loc);
+}
 
 SimResult simulate(const SimConfig& config, const std::function<Verdict()>& body) {
   if (t_sched != nullptr) throw std::logic_error("simulate() is not reentrant");
@@ -771,6 +804,15 @@ void on_event(const Event& e, SrcLoc loc) {
 void invariant_failed(const char* what, SrcLoc loc) {
   if (t_sched && sched().current()) sched().invariant(what, loc);
   std::fprintf(stderr, "wsstress sim: pool invariant violated at %s:%u: %s\n", loc.file, loc.line, what);
+  std::abort();
+}
+void use_after_free(Op op, const void* addr, SrcLoc loc) {
+  if (t_sched) {
+    sched().use_after_free(op, addr, loc);
+    return;
+  }
+  std::fprintf(stderr, "wsstress sim: use after free: %s on a destroyed pool object at %s:%u\n", to_string(op),
+               loc.file, loc.line);
   std::abort();
 }
 bool tso() { return t_sched && sched().tso() && sched().current(); }

@@ -49,6 +49,10 @@ struct NoMutants {
   // SpinLatch::cross does not keep the waiter's registry alive across set()
   // (before cbd484c).
   static constexpr bool kCrossLatchNoKeepAlive = false;
+  // ScopeLatch::set borrows the waiter's registry across the set instead of
+  // holding a reference: rayon-core 1.10.1's code (rayon #1008, fixed in
+  // rayon-core 1.10.2).
+  static constexpr bool kScopeLatchNoKeepAlive = false;
   // A worker of another pool entering this one blocks on a LockLatch like an
   // outside thread, instead of working while it waits (before 36577d6).
   static constexpr bool kCrossIsCold = false;

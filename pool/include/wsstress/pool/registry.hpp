@@ -690,14 +690,16 @@ void SpinLatch<P, M>::set() noexcept {
 // On a worker (of any pool) the waiter keeps working and is woken through its
 // own registry; elsewhere it blocks on a CountLockLatch.
 //
-// Deviation: 1.10.1's ScopeLatch::set borrows the waiter's registry across the
-// set, and the waiter may return and drop it meanwhile, the same race that
-// SpinLatch::cross guards against. We take a reference before the set, and
-// only for the decrement that reaches zero: the others never touch the
-// registry, and until that last decrement has set the core latch the waiter
-// cannot return, so the scope (and its registry reference) is still alive.
-// (Taking it on every decrement cost two RMWs on the registry's refcount per
-// scope job.)
+// Deviation (the fix of rayon-core 1.10.2): 1.10.1's ScopeLatch::set borrows
+// the waiter's registry across the set, and the waiter may return, drop the
+// scope and, once its pool is dropped and its worker exits, free that registry
+// before the notify (rayon #1008), the same race SpinLatch::cross guards
+// against. Production takes a reference before the set, and only for the
+// decrement that reaches zero: the others never touch the registry, and until
+// that last decrement has set the core latch the waiter cannot return, so the
+// scope (and its registry reference) is still alive. (Taking it on every
+// decrement cost two RMWs on the registry's refcount per scope job.) The
+// mutant kScopeLatchNoKeepAlive restores 1.10.1's code.
 template <class P, class M>
 class ScopeLatch {
  public:
@@ -715,6 +717,10 @@ class ScopeLatch {
 
   void set() noexcept {
     if (registry_) {
+      if constexpr (M::kScopeLatchNoKeepAlive) {
+        set_borrowing_registry();
+        return;
+      }
       RegistryRef<P, M> keep_alive;
       std::size_t index = 0;
       // Read our fields before the set: once it is set the owner may free us.
@@ -739,6 +745,17 @@ class ScopeLatch {
   }
 
  private:
+  // The mutant: 1.10.1's `latch.set_and_tickle_one(registry, *worker_index)`.
+  // Its arguments (the `&Arc<Registry>` coerced to `&Registry`, and the index)
+  // are evaluated before the call, so the pointer and the index are read
+  // before the decrement; the registry itself is then used after the set
+  // without a reference.
+  void set_borrowing_registry() noexcept {
+    Registry<P, M>* registry = registry_.get();
+    const std::size_t index = worker_index_;
+    if (stealing_.set()) registry->notify_worker_latch_is_set(index);
+  }
+
   // Set when the latch was made on a worker (rayon's Stealing variant): that
   // worker's registry, which set() wakes it through; empty otherwise (Blocking).
   RegistryRef<P, M> registry_;

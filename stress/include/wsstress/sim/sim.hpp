@@ -14,7 +14,16 @@
 //
 // A run ends passed, or with a lost wake-up (no fiber can run while some have
 // not finished), a livelock (the step budget ran out), a broken pool
-// invariant, or a failed scenario oracle.
+// invariant, a use after free, or a failed scenario oracle.
+//
+// Use after free: every SimAtomic, SimMutex and SimCondVar carries a liveness
+// stamp that its destructor clears, and each operation checks it before it
+// schedules, so a pool that touches its own objects after freeing them (a
+// setter notifying a registry its waiter has already freed) fails the run
+// with the operation and the pool's source line, as RelacyPlatform's stamps
+// do in Relacy. The check reads freed memory: it sees the cleared stamp unless
+// the allocator has handed that memory to a new object of the same kind in
+// the meantime, which would hide the error (never report a false one).
 #pragma once
 
 #include <atomic>
@@ -108,6 +117,10 @@ namespace detail {
 void point(Op op, const void* addr, SrcLoc loc);
 void on_event(const Event& e, SrcLoc loc);
 [[noreturn]] void invariant_failed(const char* what, SrcLoc loc);
+// An operation on a destroyed object: fails the run (a fiber gives up the
+// processor for good; the scheduler itself, in a dump or a store-buffer
+// flush, records the failure and returns); outside a run, aborts.
+void use_after_free(Op op, const void* addr, SrcLoc loc);
 bool tso();
 // TSO store buffer of the current fiber.
 bool buffered_load(const void* addr, std::uint64_t& bits);
@@ -126,6 +139,24 @@ void* tls(std::type_index key, void* (*make)(), void (*destroy)(void*));
 std::uint64_t next_seed();
 }  // namespace detail
 
+// The liveness stamp (see the file comment). Volatile, so the destructor's
+// store is not dropped as dead and every check really reads the memory.
+class SimLiveness {
+ public:
+  SimLiveness() noexcept = default;
+  SimLiveness(const SimLiveness&) = delete;
+  SimLiveness& operator=(const SimLiveness&) = delete;
+  ~SimLiveness() { stamp_ = 0; }
+  bool alive() const noexcept { return stamp_ == kAlive; }
+  void check(Op op, const void* owner, SrcLoc loc) const noexcept {
+    if (!alive()) detail::use_after_free(op, owner, loc);
+  }
+
+ private:
+  static constexpr std::uint64_t kAlive = 0x51a7e11fe5ca1ab1ull;
+  volatile std::uint64_t stamp_ = kAlive;
+};
+
 // An atomic whose every operation is a scheduling point. Values are kept as
 // raw bits so a TSO store buffer can hold them (T must fit 64 bits).
 template <class T>
@@ -139,12 +170,14 @@ class SimAtomic {
   SimAtomic& operator=(const SimAtomic&) = delete;
 
   T load(std::memory_order, SrcLoc loc = SrcLoc::here()) const noexcept {
+    live_.check(Op::Load, this, loc);
     detail::point(Op::Load, this, loc);
     std::uint64_t bits;
     if (detail::tso() && detail::buffered_load(this, bits)) return from_bits(bits);
     return value_;
   }
   void store(T v, std::memory_order order, SrcLoc loc = SrcLoc::here()) noexcept {
+    live_.check(Op::Store, this, loc);
     detail::point(Op::Store, this, loc);
     if (detail::tso() && order != std::memory_order_seq_cst) {
       detail::buffer_store(const_cast<SimAtomic*>(this), to_bits(v), &apply);
@@ -188,6 +221,7 @@ class SimAtomic {
 
  private:
   void rmw(SrcLoc loc) const noexcept {
+    live_.check(Op::Rmw, this, loc);
     detail::point(Op::Rmw, this, loc);
     if (detail::tso()) detail::drain();  // a locked instruction drains the buffer
   }
@@ -201,28 +235,54 @@ class SimAtomic {
     std::memcpy(&v, &b, sizeof(T));
     return v;
   }
+  // A buffered store reaching memory after its atomic was destroyed is a use
+  // after free too (the store is dropped, not written into freed memory).
   static void apply(void* self, std::uint64_t bits) noexcept {
-    static_cast<SimAtomic*>(self)->value_ = from_bits(bits);
+    auto* a = static_cast<SimAtomic*>(self);
+    if (!a->live_.alive()) {
+      detail::use_after_free(Op::Flush, self, SrcLoc{"(store buffer)", 0});
+      return;
+    }
+    a->value_ = from_bits(bits);
   }
 
+  SimLiveness live_;
   mutable T value_;
 };
 
 class SimMutex {
  public:
-  void lock(SrcLoc loc = SrcLoc::here()) { detail::mutex_lock(this, loc); }
-  void unlock(SrcLoc loc = SrcLoc::here()) { detail::mutex_unlock(this, loc); }
+  void lock(SrcLoc loc = SrcLoc::here()) {
+    live.check(Op::Lock, this, loc);
+    detail::mutex_lock(this, loc);
+  }
+  void unlock(SrcLoc loc = SrcLoc::here()) {
+    live.check(Op::Unlock, this, loc);
+    detail::mutex_unlock(this, loc);
+  }
   bool try_lock(SrcLoc loc = SrcLoc::here());
+  SimLiveness live;
   std::uint32_t owner = 0;  // fiber id + 1; 0: free (managed by the scheduler)
 };
 
 class SimCondVar {
  public:
   void wait(std::unique_lock<SimMutex>& lock, SrcLoc loc = SrcLoc::here()) {
+    live_.check(Op::Wait, this, loc);
+    lock.mutex()->live.check(Op::Wait, lock.mutex(), loc);
     detail::cond_wait(this, lock.mutex(), loc);
   }
-  void notify_one(SrcLoc loc = SrcLoc::here()) { detail::cond_notify(this, false, loc); }
-  void notify_all(SrcLoc loc = SrcLoc::here()) { detail::cond_notify(this, true, loc); }
+  void notify_one(SrcLoc loc = SrcLoc::here()) {
+    live_.check(Op::Notify, this, loc);
+    detail::cond_notify(this, false, loc);
+  }
+  void notify_all(SrcLoc loc = SrcLoc::here()) {
+    live_.check(Op::Notify, this, loc);
+    detail::cond_notify(this, true, loc);
+  }
+
+ private:
+  SimLiveness live_;
 };
 
 struct SimPlatform {

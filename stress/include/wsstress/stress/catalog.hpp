@@ -26,6 +26,7 @@ struct NoSleepFence : NoMutants { static constexpr bool kNoSleepFence = true; };
 struct LateIsBlockedLock : NoMutants { static constexpr bool kLateIsBlockedLock = true; };
 struct Gate5IgnoresBroadcasts : NoMutants { static constexpr bool kGate5IgnoresBroadcasts = true; };
 struct CrossLatchNoKeepAlive : NoMutants { static constexpr bool kCrossLatchNoKeepAlive = true; };
+struct ScopeLatchNoKeepAlive : NoMutants { static constexpr bool kScopeLatchNoKeepAlive = true; };
 struct CrossIsCold : NoMutants { static constexpr bool kCrossIsCold = true; };
 struct SelfInstallBlocks : NoMutants { static constexpr bool kSelfInstallBlocks = true; };
 struct LatchSetNoWake : NoMutants { static constexpr bool kLatchSetNoWake = true; };

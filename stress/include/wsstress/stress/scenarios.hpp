@@ -10,6 +10,8 @@
 //   inject     outside threads entering pools that had time to fall asleep
 //   cross      nested install chains across pools (A->B->A, diamonds)
 //   terminate  pools dropped while spawned work is in flight, callers racing
+//   cross_scope  a worker of a short-lived pool waits on a scope or broadcast
+//              whose jobs run in another pool, while its own pool is dropped
 //   scope      nested scopes, spawn and spawn_fifo, spawns from spawned jobs
 //   broadcast  broadcast / spawn_broadcast racing installs and sleep
 //   exception  throws at random points; each must reach the right place once
@@ -35,8 +37,9 @@
 namespace wsstress::stress {
 
 inline const std::vector<std::string>& scenario_names() {
-  static const std::vector<std::string> names = {"join",      "inject",    "cross",   "terminate", "scope",
-                                                 "broadcast", "exception", "program", "mixed"};
+  static const std::vector<std::string> names = {"join",      "inject",    "cross",       "terminate",
+                                                 "scope",     "broadcast", "exception",   "program",
+                                                 "cross_scope", "mixed"};
   return names;
 }
 
@@ -290,6 +293,78 @@ struct Scenarios {
       status.set(nullptr);
       c.check(ran->load() == spawned, "terminate: a spawned job ran twice");
       c.check(exited->load() == c.spec.threads, "terminate: a worker exited twice");
+      Progress::tick();
+    }
+  }
+
+  // ---- cross_scope ----
+
+  // What the short-lived pool's job reports back to the main thread.
+  struct CrossScopeRun {
+    std::atomic<std::uint64_t> ran{0};     // jobs run in the other pool
+    std::atomic<bool> returned{false};     // the scope or broadcast returned
+    std::atomic<bool> in_order{true};      // broadcast: one result per worker, in index order
+    std::atomic<std::size_t> exited{0};    // the short-lived pool's worker left
+  };
+
+  // Runs on the short-lived pool's worker: a scope over `other` (rayon's
+  // ThreadPool::in_place_scope: the latch is the caller's, the jobs go to
+  // `other`), or a broadcast into `other`. Either way the last decrement of
+  // the caller's latch comes from a worker of `other`.
+  static void cross_scope_job(Pool& other, CrossScopeRun& r, bool use_broadcast, std::uint64_t n_jobs) {
+    if (use_broadcast) {
+      auto v = other.broadcast([&r](BroadcastContext ctx) {
+        r.ran.fetch_add(1);
+        Progress::tick();
+        return ctx.index();
+      });
+      bool ok = v.size() == other.current_num_threads();
+      for (std::size_t i = 0; i < v.size(); ++i) ok = ok && v[i] == i;
+      r.in_order.store(ok);
+    } else {
+      other.in_place_scope([&](Scope& s) {
+        for (std::uint64_t j = 0; j < n_jobs; ++j) {
+          s.spawn([&r](Scope&) {
+            r.ran.fetch_add(1);
+            Progress::tick();
+          });
+        }
+      });
+    }
+    r.returned.store(true);
+  }
+
+  // A worker of a short-lived pool A owns a scope (or broadcast) whose jobs
+  // run in pool B, and A's handle is dropped right after the spawn: once the
+  // scope returns, A's worker may exit and free A's registry while B's worker
+  // is between setting the scope's latch and waking its owner through that
+  // registry (rayon #1008, the 1.10.1 ScopeLatch). Waits, as rayon's tests
+  // do, until A's worker has exited.
+  static void cross_scope(C& c) {
+    const std::size_t n_pools = std::max<std::size_t>(1, c.spec.pools);
+    std::vector<std::unique_ptr<typename C::TrackedPool>> pools;
+    for (std::size_t i = 0; i < n_pools; ++i) pools.push_back(c.make_pool("cross-scope-" + std::to_string(i)));
+    typename C::ThreadStatus status("main");
+    for (std::size_t it = 0; it < c.spec.iterations; ++it) {
+      Rng rng = c.rng.fork();
+      Pool& other = **pools[rng.below(pools.size())];
+      const bool use_broadcast = rng.chance(3);
+      const std::uint64_t n_jobs = use_broadcast ? other.current_num_threads() : 1 + rng.below(3);
+      auto r = std::make_shared<CrossScopeRun>();
+      Builder b;
+      b.num_threads(1).exit_handler([r](std::size_t) { r->exited.fetch_add(1); });
+      auto temp = std::make_unique<Pool>(std::move(b));
+      status.set("spawn a scope over another pool into a short-lived pool, and drop it");
+      temp->spawn([&other, r, use_broadcast, n_jobs] { cross_scope_job(other, *r, use_broadcast, n_jobs); });
+      temp.reset();
+      status.set("waiting for the short-lived pool's worker to exit");
+      while (r->exited.load() < 1) E::sleep_us(50);
+      status.set(nullptr);
+      c.check(r->returned.load(), "cross_scope: the short-lived pool's worker exited before its job returned");
+      c.check(r->ran.load() == n_jobs, "cross_scope: " + std::to_string(r->ran.load()) + " jobs ran in the other "
+                                           "pool, " + std::to_string(n_jobs) + " expected");
+      c.check(r->in_order.load(), "cross_scope: broadcast not once per worker in index order");
+      c.check(r->exited.load() == 1, "cross_scope: the short-lived pool's worker exited twice");
       Progress::tick();
     }
   }
@@ -730,6 +805,7 @@ struct Scenarios {
     else if (name == "broadcast") broadcast(c);
     else if (name == "exception") exception(c);
     else if (name == "program") program(c);
+    else if (name == "cross_scope") cross_scope(c);
     else if (name == "mixed") mixed(c);
     else return false;
     return true;
