@@ -25,6 +25,7 @@
 #include <thread>
 
 #include "wsstress/pool/platform/concept.hpp"
+#include "wsstress/pool/platform/num_cpus.hpp"
 
 namespace wsstress::pool {
 
@@ -57,16 +58,10 @@ struct StdPlatform {
     return z == 0 ? 1 : z;
   }
 
-  // The CPUs this process may run on, as num_cpus::get() reports them.
-  static std::size_t default_num_threads() noexcept {
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof(set), &set) == 0) {
-      int n = CPU_COUNT(&set);
-      if (n > 0) return static_cast<std::size_t>(n);
-    }
-    unsigned n = std::thread::hardware_concurrency();
-    return n == 0 ? 1 : n;
-  }
+  // num_cpus::get(), as rayon-core 1.10.1's default: the affinity mask capped
+  // by the cgroup CPU quota. noexcept: only an allocation failure could throw,
+  // and that aborts a Rust process too.
+  static std::size_t default_num_threads() noexcept { return num_cpus::get(); }
 
   static void on_event(const Event&, SrcLoc) noexcept {}
 
