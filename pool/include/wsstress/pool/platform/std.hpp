@@ -21,6 +21,8 @@
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <system_error>
 #include <thread>
 
@@ -63,6 +65,20 @@ struct StdPlatform {
   // and that aborts a Rust process too.
   static std::size_t default_num_threads() noexcept { return num_cpus::get(); }
 
+  // The calling thread's full name, as std::thread::Builder::name gave it to
+  // rayon's workers (thread::current().name()): set by the threads this
+  // platform starts and by set_current_thread_name; nullopt otherwise. The OS
+  // keeps only 15 bytes of it (pthread_getname_np).
+  static const std::optional<std::string>& current_thread_name() noexcept { return name_slot(); }
+
+  // Names the calling thread, for a custom spawn handler's own threads (what
+  // rayon's examples do with std::thread::Builder::name(thread.name())).
+  static void set_current_thread_name(std::optional<std::string> name) {
+    // Linux keeps 15 bytes of an OS thread name; the full one stays here.
+    if (name) pthread_setname_np(pthread_self(), name->substr(0, 15).c_str());
+    name_slot() = std::move(name);
+  }
+
   static void on_event(const Event&, SrcLoc) noexcept {}
 
   [[noreturn]] static void invariant_failed(const char* what, SrcLoc loc) noexcept {
@@ -85,6 +101,11 @@ struct StdPlatform {
   }
 
  private:
+  static std::optional<std::string>& name_slot() noexcept {
+    static thread_local std::optional<std::string> name;
+    return name;
+  }
+
   template <class F>
   static std::error_code start_pthread(const ThreadOptions& options, F&& body, pthread_t* joinable) {
     using Body = std::decay_t<F>;
@@ -116,10 +137,7 @@ struct StdPlatform {
         &tid, &attr,
         [](void* arg) -> void* {
           std::unique_ptr<Start> s(static_cast<Start*>(arg));
-          if (s->name) {
-            // Linux keeps 15 bytes of a thread name.
-            pthread_setname_np(pthread_self(), s->name->substr(0, 15).c_str());
-          }
+          set_current_thread_name(std::move(s->name));
           s->body();
           return nullptr;
         },
