@@ -28,6 +28,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 
 #include "wsstress/pool/job.hpp"
 #include "wsstress/pool/latch.hpp"
@@ -76,7 +77,7 @@ class Sleep {
   explicit Sleep(std::size_t n_threads, const void* registry_id = nullptr)
       : n_threads_(n_threads), registry_id_(registry_id),
         worker_sleep_states_(std::make_unique<WorkerSleepState[]>(n_threads)) {
-    if (n_threads > kThreadsMax) abort_with("more threads than the sleep counters can hold");
+    if (n_threads > kThreadsMax) throw std::logic_error("assertion failed: n_threads <= THREADS_MAX");
   }
 
   IdleState start_looking(std::size_t worker_index, const CoreLatch<P, M>& latch) noexcept {
