@@ -28,7 +28,6 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <stdexcept>
 
 #include "wsstress/pool/job.hpp"
 #include "wsstress/pool/latch.hpp"
