@@ -82,4 +82,12 @@ inline std::optional<bool> current_thread_has_pending_tasks() noexcept {
 }
 inline std::size_t current_num_threads() { return pool::current_num_threads<Platform, Mutants>(); }
 
+// std::thread::current().name(): the full name a worker was started with (the
+// OS keeps 15 bytes of it), or nullopt for a thread nobody named.
+inline const std::optional<std::string>& current_thread_name() noexcept { return Platform::current_thread_name(); }
+// Names the calling thread: for threads a custom spawn handler starts itself.
+inline void set_current_thread_name(std::optional<std::string> name) {
+  Platform::set_current_thread_name(std::move(name));
+}
+
 }  // namespace wsstress

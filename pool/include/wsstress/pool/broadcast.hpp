@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <stdexcept>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -24,10 +25,12 @@ class BroadcastContext {
   std::size_t index() const noexcept { return worker_->index(); }
   std::size_t num_threads() const noexcept { return worker_->registry().num_threads(); }
 
+  // rayon asserts it runs on a worker: a panic, which a broadcast's StackJob
+  // hands to the caller and a spawn_broadcast's job to the panic handler.
   template <class F>
   static decltype(auto) with(F&& f) {
     WorkerThread<P, M>* worker = WorkerThread<P, M>::current();
-    if (worker == nullptr) abort_with("broadcast job ran outside a worker");
+    if (worker == nullptr) throw std::logic_error("assertion failed: !worker_thread.is_null()");
     return std::forward<F>(f)(BroadcastContext(*worker));
   }
 

@@ -149,8 +149,10 @@ class BasicThreadPoolBuilder {
   void build_global();
   // Builds a pool whose workers are joinable threads that each call
   // wrapper(ThreadBuilder) (which must call run()), passes the pool to
-  // with_pool, then drops the pool and joins every worker before returning
-  // with_pool's value (or rethrowing its exception). Defined in thread_pool.hpp.
+  // with_pool, then drops the pool and joins every worker. Then it rethrows
+  // with_pool's exception, else the first exception a wrapper threw, else a
+  // build's ThreadPoolBuildError; or returns with_pool's value. Defined in
+  // thread_pool.hpp.
   template <class W, class F>
   auto build_scoped(W&& wrapper, F&& with_pool) -> std::invoke_result_t<F&, BasicThreadPool<P, M>&>;
 

@@ -18,6 +18,7 @@
 #include <exception>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -47,7 +48,9 @@ ValueOrUnit<std::invoke_result_t<F, A...>> invoke_to_value(F&& f, A&&... args) {
   }
 }
 
-// Rayon aborts when its own code panics where it cannot recover; so do we.
+// Where rayon aborts (its AbortIfPanic guards, a panic inside a panic) or a
+// port-only invariant breaks, we abort too. Where rayon panics in the
+// caller's thread we throw instead (README, "Panics and aborts").
 [[noreturn]] inline void abort_with(const char* why) noexcept {
   std::fprintf(stderr, "wsstress pool: %s; aborting\n", why);
   std::abort();
@@ -82,7 +85,8 @@ class JobResult {
   T into_return_value() {
     if (auto* e = std::get_if<2>(&slot_)) std::rethrow_exception(*e);
     if (auto* v = std::get_if<1>(&slot_)) return std::move(*v);
-    abort_with("job result read before the job ran");
+    // rayon: JobResult::None => unreachable!(), a panic in the reading thread.
+    throw std::logic_error("internal error: entered unreachable code");
   }
 
  private:

@@ -26,6 +26,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -485,7 +486,9 @@ std::size_t Registry<P, M>::current_num_threads() {
 
 template <class P, class M>
 void ThreadBuilder<P, M>::run() {
-  if (!registry_) abort_with("ThreadBuilder::run called twice");
+  // Rust's run(self) makes a second call a compile error; here it is a call on
+  // a moved-from builder, refused before it touches anything.
+  if (!registry_) throw std::logic_error("ThreadBuilder::run called twice");
   RegistryRef<P, M> registry = std::move(registry_);
   registry->main_loop(index_);
 }
@@ -589,6 +592,22 @@ JobRef WorkerThread<P, M>::steal() noexcept {
 // ---------------------------------------------------------------------------
 // in_worker and its three paths
 
+namespace detail {
+// The closure in_worker_cold and in_worker_cross inject. rayon asserts
+// `injected && !worker_thread.is_null()` inside the job, so a failure is the
+// job's panic: StackJob keeps it and the caller's into_result rethrows it.
+template <class P, class M, class OP>
+auto injected_call(std::remove_reference_t<OP>& op) {
+  return [&op](bool injected) -> std::invoke_result_t<OP, WorkerThread<P, M>&, bool> {
+    WorkerThread<P, M>* worker_thread = WorkerThread<P, M>::current();
+    if (!injected || worker_thread == nullptr) {
+      throw std::logic_error("assertion failed: injected && !worker_thread.is_null()");
+    }
+    return std::forward<OP>(op)(*worker_thread, true);
+  };
+}
+}  // namespace detail
+
 template <class P, class M>
 template <class OP>
 auto Registry<P, M>::in_worker(OP&& op) -> ValueOrUnit<std::invoke_result_t<OP, Worker&, bool>> {
@@ -611,11 +630,7 @@ auto Registry<P, M>::in_worker_cold(OP&& op) -> ValueOrUnit<std::invoke_result_t
   using R = std::invoke_result_t<OP, Worker&, bool>;
   // One latch per thread (and instantiation), whatever OP is.
   LockLatch<P, M>& lock_latch = P::template thread_local_slot<ColdLatchTag, LockLatch<P, M>>();
-  auto call = [&op](bool injected) -> R {
-    Worker* worker_thread = Worker::current();
-    if (!injected || worker_thread == nullptr) abort_with("in_worker_cold job ran outside a worker");
-    return std::forward<OP>(op)(*worker_thread, true);
-  };
+  auto call = detail::injected_call<P, M, OP>(op);
   StackJob<LatchRef<LockLatch<P, M>>, decltype(call), R> job(std::move(call), LatchRef<LockLatch<P, M>>(lock_latch));
   inject(job.as_job_ref());
   // Reset so the same thread-local latch serves this thread's next cold call.
@@ -634,11 +649,7 @@ auto Registry<P, M>::in_worker_cross(Worker& current_thread, OP&& op)
   using R = std::invoke_result_t<OP, Worker&, bool>;
   // Our caller is a worker of another pool: it keeps running its own pool's
   // jobs while it waits, and may sleep there; the cross latch wakes it.
-  auto call = [&op](bool injected) -> R {
-    Worker* worker_thread = Worker::current();
-    if (!injected || worker_thread == nullptr) abort_with("in_worker_cross job ran outside a worker");
-    return std::forward<OP>(op)(*worker_thread, true);
-  };
+  auto call = detail::injected_call<P, M, OP>(op);
   StackJob<SpinLatch<P, M>, decltype(call), R> job(std::move(call), SpinLatch<P, M>::cross(current_thread));
   inject(job.as_job_ref());
   current_thread.wait_until(job.latch);

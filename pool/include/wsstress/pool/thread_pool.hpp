@@ -7,10 +7,16 @@
 // is freed by whichever of them leaves last.
 #pragma once
 
+#include <pthread.h>
+
 #include <cstddef>
+#include <exception>
+#include <memory>
 #include <optional>
+#include <system_error>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "wsstress/pool/broadcast.hpp"
 #include "wsstress/pool/builder.hpp"
@@ -136,32 +142,113 @@ void BasicThreadPoolBuilder<P, M>::build_global() {
   Registry<P, M>::init_global_registry(*this)->wait_until_primed();
 }
 
+namespace detail {
+// build_scoped's threads, as crossbeam's thread::scope keeps them: joinable,
+// each with a slot for the exception its body threw (a Rust thread's panic is
+// its join result), joined in spawn order before anything is rethrown.
+template <class P>
+class ScopedThreads {
+ public:
+  ScopedThreads() = default;
+  ScopedThreads(const ScopedThreads&) = delete;
+  ScopedThreads& operator=(const ScopedThreads&) = delete;
+  ~ScopedThreads() { join_all(); }
+
+  template <class F>
+  std::error_code spawn(const ThreadOptions& options, F body) {
+    // Allocated before the thread starts, so nothing can fail once it runs.
+    auto slot = std::make_unique<Slot>();
+    slots_.reserve(slots_.size() + 1);
+    auto run = [error = &slot->error, body = std::move(body)]() mutable {
+      try {
+        body();
+      } catch (...) {
+        *error = std::current_exception();
+      }
+    };
+    if (std::error_code ec = P::spawn_joinable_thread(options, std::move(run), &slot->handle)) return ec;
+    slots_.push_back(std::move(slot));
+    return {};
+  }
+
+  void join_all() noexcept {
+    for (auto& slot : slots_) {
+      if (!slot->joined) pthread_join(slot->handle, nullptr);
+      slot->joined = true;
+    }
+  }
+
+  // The first thread's exception in spawn order (call after join_all).
+  std::exception_ptr first_exception() const noexcept {
+    for (const auto& slot : slots_) {
+      if (slot->error) return slot->error;
+    }
+    return nullptr;
+  }
+
+ private:
+  struct Slot {
+    pthread_t handle{};
+    std::exception_ptr error;
+    bool joined = false;
+  };
+  std::vector<std::unique_ptr<Slot>> slots_;
+};
+
+// What build_scoped's closure ended with: with_pool's value, or the exception
+// that escaped it (or the build: a panic, in Rust terms), or the build error.
+template <class R>
+struct ScopedOutcome {
+  std::optional<ValueOrUnit<R>> value;
+  std::exception_ptr panic;
+  std::exception_ptr build_error;
+};
+
+// Builds the pool, calls with_pool, and drops the pool (so its workers leave).
+template <class P, class M, class F>
+auto build_and_call(BasicThreadPoolBuilder<P, M>&& builder, F& with_pool)
+    -> ScopedOutcome<std::invoke_result_t<F&, BasicThreadPool<P, M>&>> {
+  ScopedOutcome<std::invoke_result_t<F&, BasicThreadPool<P, M>&>> outcome;
+  std::optional<BasicThreadPool<P, M>> pool;
+  try {
+    pool.emplace(std::move(builder));
+  } catch (const ThreadPoolBuildError&) {
+    outcome.build_error = std::current_exception();
+    return outcome;
+  } catch (...) {
+    outcome.panic = std::current_exception();
+    return outcome;
+  }
+  try {
+    outcome.value.emplace(invoke_to_value(with_pool, *pool));
+  } catch (...) {
+    outcome.panic = std::current_exception();
+  }
+  return outcome;
+}
+}  // namespace detail
+
+// rayon runs this inside crossbeam's thread::scope: every thread is joined,
+// then a panic of with_pool (or of the build) is resumed; else the threads'
+// panics are (crossbeam gives rayon all of them; we rethrow the first, in
+// spawn order); else the build's error or with_pool's value is returned.
 template <class P, class M>
 template <class W, class F>
 auto BasicThreadPoolBuilder<P, M>::build_scoped(W&& wrapper, F&& with_pool)
     -> std::invoke_result_t<F&, BasicThreadPool<P, M>&> {
   using R = std::invoke_result_t<F&, BasicThreadPool<P, M>&>;
-  std::vector<pthread_t> threads;
+  detail::ScopedThreads<P> threads;
   spawn_handler([&](ThreadBuilder<P, M> thread) -> std::error_code {
     ThreadOptions options{thread.name(), thread.stack_size()};
-    pthread_t handle{};
-    std::error_code ec = P::spawn_joinable_thread(
-        options, [&wrapper, t = std::move(thread)]() mutable { wrapper(std::move(t)); }, &handle);
-    if (!ec) threads.push_back(handle);
-    return ec;
+    return threads.spawn(options, [&wrapper, t = std::move(thread)]() mutable { wrapper(std::move(t)); });
   });
-  std::exception_ptr error;
-  std::optional<ValueOrUnit<R>> result;
-  try {
-    BasicThreadPool<P, M> pool(std::move(*this));
-    result.emplace(invoke_to_value(with_pool, pool));
-  } catch (...) {
-    error = std::current_exception();
-  }
+  detail::ScopedOutcome<R> outcome = detail::build_and_call(std::move(*this), with_pool);
   // The pool is gone (or was never built): its workers leave their loops.
-  for (pthread_t t : threads) pthread_join(t, nullptr);
-  if (error) std::rethrow_exception(error);
-  if constexpr (!std::is_void_v<R>) return std::move(*result);
+  threads.join_all();
+  if (outcome.panic) std::rethrow_exception(outcome.panic);
+  if (std::exception_ptr e = threads.first_exception()) std::rethrow_exception(e);
+  if (outcome.build_error) std::rethrow_exception(outcome.build_error);
+  if constexpr (!std::is_void_v<R>) return std::move(*outcome.value);
 }
 
 #pragma GCC diagnostic push

@@ -21,10 +21,13 @@
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <system_error>
 #include <thread>
 
 #include "wsstress/pool/platform/concept.hpp"
+#include "wsstress/pool/platform/num_cpus.hpp"
 
 namespace wsstress::pool {
 
@@ -57,15 +60,23 @@ struct StdPlatform {
     return z == 0 ? 1 : z;
   }
 
-  // The CPUs this process may run on, as num_cpus::get() reports them.
-  static std::size_t default_num_threads() noexcept {
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof(set), &set) == 0) {
-      int n = CPU_COUNT(&set);
-      if (n > 0) return static_cast<std::size_t>(n);
-    }
-    unsigned n = std::thread::hardware_concurrency();
-    return n == 0 ? 1 : n;
+  // num_cpus::get(), as rayon-core 1.10.1's default: the affinity mask capped
+  // by the cgroup CPU quota. noexcept: only an allocation failure could throw,
+  // and that aborts a Rust process too.
+  static std::size_t default_num_threads() noexcept { return num_cpus::get(); }
+
+  // The calling thread's full name, as std::thread::Builder::name gave it to
+  // rayon's workers (thread::current().name()): set by the threads this
+  // platform starts and by set_current_thread_name; nullopt otherwise. The OS
+  // keeps only 15 bytes of it (pthread_getname_np).
+  static const std::optional<std::string>& current_thread_name() noexcept { return name_slot(); }
+
+  // Names the calling thread, for a custom spawn handler's own threads (what
+  // rayon's examples do with std::thread::Builder::name(thread.name())).
+  static void set_current_thread_name(std::optional<std::string> name) {
+    // Linux keeps 15 bytes of an OS thread name; the full one stays here.
+    if (name) pthread_setname_np(pthread_self(), name->substr(0, 15).c_str());
+    name_slot() = std::move(name);
   }
 
   static void on_event(const Event&, SrcLoc) noexcept {}
@@ -90,6 +101,11 @@ struct StdPlatform {
   }
 
  private:
+  static std::optional<std::string>& name_slot() noexcept {
+    static thread_local std::optional<std::string> name;
+    return name;
+  }
+
   template <class F>
   static std::error_code start_pthread(const ThreadOptions& options, F&& body, pthread_t* joinable) {
     using Body = std::decay_t<F>;
@@ -121,10 +137,7 @@ struct StdPlatform {
         &tid, &attr,
         [](void* arg) -> void* {
           std::unique_ptr<Start> s(static_cast<Start*>(arg));
-          if (s->name) {
-            // Linux keeps 15 bytes of a thread name.
-            pthread_setname_np(pthread_self(), s->name->substr(0, 15).c_str());
-          }
+          set_current_thread_name(std::move(s->name));
           s->body();
           return nullptr;
         },

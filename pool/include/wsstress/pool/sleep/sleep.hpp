@@ -76,7 +76,7 @@ class Sleep {
   explicit Sleep(std::size_t n_threads, const void* registry_id = nullptr)
       : n_threads_(n_threads), registry_id_(registry_id),
         worker_sleep_states_(std::make_unique<WorkerSleepState[]>(n_threads)) {
-    if (n_threads > kThreadsMax) abort_with("more threads than the sleep counters can hold");
+    if (n_threads > kThreadsMax) throw std::logic_error("assertion failed: n_threads <= THREADS_MAX");
   }
 
   IdleState start_looking(std::size_t worker_index, const CoreLatch<P, M>& latch) noexcept {

@@ -1,0 +1,72 @@
+// Where rayon panics in the caller's thread, the pool throws a catchable
+// exception with rayon's message instead of aborting; a panic inside a job
+// travels as that job's result, as in rayon.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <stdexcept>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "test_support.hpp"
+
+namespace {
+using namespace wsstress::pool;
+using namespace wsstress::test;
+
+TEST(Panics, AJobResultReadBeforeTheJobRanThrowsUnreachable) {
+  JobResult<int> result;
+  try {
+    (void)result.into_return_value();
+    ADD_FAILURE() << "no exception";
+  } catch (const std::logic_error& e) {
+    EXPECT_STREQ(e.what(), "internal error: entered unreachable code");
+  }
+}
+
+TEST(Panics, BroadcastContextOffAWorkerThrows) {
+  using Context = BroadcastContext<P, M>;
+  EXPECT_THROW(Context::with([](Context) { return 0; }), std::logic_error);
+}
+
+TEST(Panics, AnInjectedJobRunOffAWorkerIsThatJobsPanic) {
+  // The closure in_worker_cold injects, run by a thread that is no worker:
+  // rayon's assert panics inside the job, and the waiter gets the panic.
+  auto op = [](Worker&, bool) { return 1; };
+  auto call = detail::injected_call<P, M, decltype(op)&>(op);
+  LockLatch<P, M> latch;
+  StackJob<LatchRef<LockLatch<P, M>>, decltype(call), int> job(std::move(call), LatchRef<LockLatch<P, M>>(latch));
+  job.as_job_ref().execute();
+  EXPECT_TRUE(latch.probe()) << "the job must still set its latch";
+  EXPECT_THROW((void)job.into_result(), std::logic_error);
+}
+
+TEST(Panics, SleepWithMoreThreadsThanTheCountersHoldThrows) {
+  using SleepT = Sleep<P, M>;
+  EXPECT_THROW(SleepT(kThreadsMax + 1), std::logic_error);
+}
+
+TEST(Panics, RunOnAMovedFromThreadBuilderThrows) {
+  std::vector<std::thread> threads;
+  bool threw = false;
+  {
+    Builder b;
+    b.num_threads(1).spawn_handler([&](ThreadBuilder<P, M> t) -> std::error_code {
+      ThreadBuilder<P, M> moved = std::move(t);
+      try {
+        t.run();  // NOLINT(bugprone-use-after-move): the misuse under test
+      } catch (const std::logic_error&) {
+        threw = true;
+      }
+      threads.emplace_back([m = std::move(moved)]() mutable { m.run(); });
+      return {};
+    });
+    Pool pool(std::move(b));
+    EXPECT_EQ(pool.install([] { return 3; }), 3);
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_TRUE(threw);
+}
+
+}  // namespace
