@@ -248,7 +248,7 @@ stress::RunSpec cross_scope_spec(const std::string& mutant) {
 
 TEST(Detection, ScopeLatchWithoutKeepAliveIsAUseAfterFree) {
   SimConfig c;
-  c.seed = 10555;
+  c.seed = 76334;
   c.strategy = Strategy::PCT;
   sim::SimResult r = sim::find_sim_runner("scope_latch_no_keepalive")(cross_scope_spec("scope_latch_no_keepalive"), c);
   ASSERT_EQ(r.verdict.kind, stress::VerdictKind::Bug) << r.verdict.message;
@@ -260,7 +260,7 @@ TEST(Detection, ScopeLatchWithoutKeepAliveIsAUseAfterFree) {
 
 TEST(Detection, CleanPoolPassesTheScopeLatchSeed) {
   SimConfig c;
-  c.seed = 10555;
+  c.seed = 76334;
   c.strategy = Strategy::PCT;
   sim::SimResult r = sim::find_sim_runner("none")(cross_scope_spec("none"), c);
   EXPECT_EQ(r.verdict.kind, stress::VerdictKind::Pass) << r.verdict.message;

@@ -667,7 +667,8 @@ class Scheduler {
         case State::BlockedCond:
         case State::BlockedJoin: ++blocked; break;
         case State::Sleeping: ++polling; break;
-        case State::Runnable: ++runnable; break;
+        // Just woken from a sleep in virtual time: a poller between two polls.
+        case State::Runnable: ++(f->last_op == Op::Sleep ? polling : runnable); break;
         case State::Done: break;
       }
     }
