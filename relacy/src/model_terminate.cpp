@@ -18,8 +18,9 @@ struct TerminateModel : ModelSuite<TerminateModel<M>, 1> {
     // when terminate() runs, rather than still starting.
     RL_ASSERT(pool->install([] { return 1; }) == 1);
     // Give the worker room to get into its sleep gates: a few reads of the
-    // counters (each one a scheduling point) before the drop.
-    for (int i = 0; i < 8 && pool->registry().sleep().counters_snapshot().sleeping_threads() == 0; ++i) {
+    // counters (each one a scheduling point) before the drop. 32, not 8,
+    // since crossbeam's Injector gave the idle round more operations.
+    for (int i = 0; i < 32 && pool->registry().sleep().counters_snapshot().sleeping_threads() == 0; ++i) {
     }
     drop_and_wait(pool);
   }
