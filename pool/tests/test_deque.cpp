@@ -13,14 +13,6 @@ namespace {
 using namespace wsstress::pool;
 using namespace wsstress::test;
 
-// Distinct fake jobs; only their addresses matter here.
-struct Jobs {
-  explicit Jobs(std::size_t n) : headers(n) {}
-  JobRef at(std::size_t i) { return JobRef(&headers[i]); }
-  std::size_t index(JobRef j) const { return static_cast<std::size_t>(j.header() - headers.data()); }
-  std::vector<JobHeader> headers;
-};
-
 TEST(Deque, LifoOwnerFifoThief) {
   Deque<P> d;
   Jobs jobs(3);

@@ -18,13 +18,6 @@ namespace {
 using namespace wsstress::pool;
 using namespace wsstress::test;
 
-struct Jobs {
-  explicit Jobs(std::size_t n) : headers(n) {}
-  JobRef at(std::size_t i) { return JobRef(&headers[i]); }
-  std::size_t index(JobRef j) const { return static_cast<std::size_t>(j.header() - headers.data()); }
-  std::vector<JobHeader> headers;
-};
-
 // Four indices a block (three jobs): a handful of pushes crosses blocks.
 struct SmallLap : NoMutants {
   static constexpr std::size_t kInjectorLap = 4;

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <thread>
+#include <vector>
 
 #include "wsstress/pool.hpp"
 
@@ -38,6 +39,14 @@ inline bool eventually(const std::function<bool()>& done,
   }
   return true;
 }
+
+// Distinct fake jobs for the queue tests; only their addresses matter.
+struct Jobs {
+  explicit Jobs(std::size_t n) : headers(n) {}
+  pool::JobRef at(std::size_t i) { return pool::JobRef(&headers[i]); }
+  std::size_t index(pool::JobRef j) const { return static_cast<std::size_t>(j.header() - headers.data()); }
+  std::vector<pool::JobHeader> headers;
+};
 
 // Deterministic generator for random test shapes (splitmix64).
 class TestRng {

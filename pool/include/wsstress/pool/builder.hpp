@@ -20,6 +20,7 @@
 #include <system_error>
 #include <type_traits>
 
+#include "wsstress/pool/parse_usize.hpp"
 #include "wsstress/pool/platform/concept.hpp"
 #include "wsstress/pool/sleep/counters.hpp"
 
@@ -60,14 +61,7 @@ class ThreadPoolBuildError : public std::runtime_error {
 
 // Parses a thread count the way Rust's usize::from_str does (ASCII digits, an
 // optional leading '+', nothing else); nullopt if the text is not a number.
-inline std::optional<std::size_t> parse_thread_count(std::string_view text) noexcept {
-  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
-  if (text.empty()) return std::nullopt;
-  std::size_t value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  return value;
-}
+inline std::optional<std::size_t> parse_thread_count(std::string_view text) noexcept { return parse_usize(text); }
 
 // The thread count a builder asking for `requested` threads gets, given the
 // environment (rayon's get_num_threads): an explicit non-zero request wins;

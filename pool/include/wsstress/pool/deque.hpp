@@ -51,7 +51,7 @@ struct EpochTag;
 // and `back`. Epoch bookkeeping and garbage collection are left out: this
 // deque reclaims no buffers while thieves run. The mutant kEpochPinX86Cas
 // instead does what x86 builds do: a SeqCst CAS on the thread's own epoch word
-// and no fence. Returns what `unpin` (the guard's drop) needs.
+// and no fence; its destructor is `unpin`.
 template <class P, class M>
 struct EpochGuard {
   EpochGuard() noexcept {

@@ -24,6 +24,8 @@
 #include <string_view>
 #include <vector>
 
+#include "wsstress/pool/parse_usize.hpp"
+
 namespace wsstress::pool::num_cpus {
 
 enum class CgroupVersion { V1, V2 };
@@ -45,15 +47,7 @@ inline bool contains(const std::vector<std::string_view>& parts, std::string_vie
   return std::find(parts.begin(), parts.end(), want) != parts.end();
 }
 
-// Rust's usize::from_str: an optional '+', then ASCII digits only.
-inline std::optional<std::size_t> parse_usize(std::string_view text) {
-  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
-  if (text.empty()) return std::nullopt;
-  std::size_t value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  return value;
-}
+using pool::parse_usize;
 
 inline std::string_view trim(std::string_view s) {
   constexpr std::string_view ws = " \t\n\r\f\v";
