@@ -359,6 +359,11 @@ class Scheduler {
       } catch (...) {
         fail(Verdict{VerdictKind::Internal, "a fiber let a non-standard exception escape", {}});
       }
+      // TSO: the exit drains the store buffer, but not before other fibers
+      // (and flushes) may run: without this point a thread's last load and
+      // the drain of its earlier stores were one step, which hid store
+      // buffering's 00 in a thread that ends right after (litmus tests).
+      if (tso() && !raw->buffer.empty()) point(Op::Exit, nullptr, SrcLoc{"(thread exit)", 0});
       finish(raw);
       before_switch_from_fiber(raw, /*exiting=*/true);
       return std::move(sink_);
