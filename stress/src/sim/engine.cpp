@@ -16,6 +16,10 @@ namespace wsstress::sim {
 
 DfsReport dfs_explore(SimRunFn run, const stress::RunSpec& spec, SimConfig config, std::uint64_t max_executions,
                       double max_seconds) {
+  return dfs_explore([&](const SimConfig& c) { return run(spec, c); }, std::move(config), max_executions, max_seconds);
+}
+
+DfsReport dfs_explore(const SimProgram& run, SimConfig config, std::uint64_t max_executions, double max_seconds) {
   struct Node {
     std::vector<std::uint32_t> alts;  // alts[0] is the default
     std::set<std::uint32_t> tried;
@@ -30,7 +34,7 @@ DfsReport dfs_explore(SimRunFn run, const stress::RunSpec& spec, SimConfig confi
   const auto start = std::chrono::steady_clock::now();
   for (;;) {
     config.forced = prefix;
-    SimResult r = run(spec, config);
+    SimResult r = run(config);
     ++report.executions;
     report.steps += r.steps;
     if (r.verdict.kind != stress::VerdictKind::Pass) {

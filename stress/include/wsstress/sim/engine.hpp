@@ -63,6 +63,13 @@ struct DfsReport {
 DfsReport dfs_explore(SimRunFn run, const stress::RunSpec& spec, SimConfig config, std::uint64_t max_executions,
                       double max_seconds);
 
+// The same tree walk over any simulated program: `run` executes it once under
+// the config it is given (a `simulate(config, body)` call, whose `forced`
+// schedule is the prefix to follow). A program that always passes is
+// explored to the end: the litmus tests collect outcomes this way.
+using SimProgram = std::function<SimResult(const SimConfig& config)>;
+DfsReport dfs_explore(const SimProgram& run, SimConfig config, std::uint64_t max_executions, double max_seconds);
+
 // ---- reproducer files ----
 
 struct Repro {
