@@ -22,6 +22,7 @@ std::vector<ModelEntry> cross_scope_entries();
 std::vector<ModelEntry> broadcast_entries();
 std::vector<ModelEntry> terminate_entries();
 std::vector<ModelEntry> deque_entries();
+std::vector<ModelEntry> handshake_entries();
 
 const char* to_string(Search s) {
   switch (s) {
@@ -53,7 +54,7 @@ const std::vector<ModelEntry>& model_table() {
   static const std::vector<ModelEntry> table = [] {
     std::vector<ModelEntry> t;
     for (auto f : {inject_entries, latch_entries, cross_entries, cross_scope_entries, broadcast_entries, terminate_entries,
-                   deque_entries}) {
+                   deque_entries, handshake_entries}) {
       for (const ModelEntry& e : f()) t.push_back(e);
     }
     return t;
@@ -96,6 +97,26 @@ const std::vector<ModelInfo>& models() {
         {"deque",
          "the owner pushes two jobs and pops until empty while a thief steals twice: every job taken exactly once",
          "the Chase-Lev deque alone; owner and one thief", {}, {Search::Bound, 3, 0, 600}},
+        {"handshake_latch",
+         "below the registry: worker 0 idles on its latch until worker 1, having written the result, sets it: worker "
+         "0 returns and reads the result",
+         "Sleep + queues of 2 workers; 1 idle round; 1-bit JEC", {}, {Search::Bound, 3, 0, 600}},
+        {"handshake_internal",
+         "below the registry: worker 1 pushes a job on its own deque and waits for it while worker 0 idles (it may "
+         "steal the job or sleep through the push): the job runs exactly once and both return",
+         "Sleep + queues of 2 workers; 1 idle round; 1-bit JEC", {}, {Search::Bound, 2, 0, 600}},
+        {"handshake_inject",
+         "below the registry: an outside thread injects a job for worker 0 while worker 1's sleepy announce can roll "
+         "the JEC back: worker 0 runs the job and returns",
+         "Sleep + queues of 2 workers; 1 idle round; 1-bit JEC; Injector lap 4", {}, {Search::Bound, 2, 0, 600}},
+        {"handshake_broadcast",
+         "below the registry: an outside broadcast into a worker on its way to sleep: the worker runs its job and "
+         "returns",
+         "Sleep + queues of 1 worker; 1 idle round; 1-bit JEC", {}, {Search::Bound, 3, 0, 600}},
+        {"handshake_terminate",
+         "below the registry: the last terminate count dropped while the worker idles on its terminate latch: the "
+         "worker returns",
+         "Sleep + queues of 1 worker; 1 idle round; 1-bit JEC", {}, {Search::Bound, 3, 0, 600}},
     };
     for (ModelInfo& m : v) {
       for (const ModelEntry& e : model_table()) {

@@ -34,6 +34,7 @@
 
 #include "wsstress/pool/builder.hpp"
 #include "wsstress/pool/deque.hpp"
+#include "wsstress/pool/handshake.hpp"
 #include "wsstress/pool/injector.hpp"
 #include "wsstress/pool/job.hpp"
 #include "wsstress/pool/latch.hpp"
@@ -135,9 +136,7 @@ class WorkerThread {
   // Always inlined: it is on join's fast path (rayon's push is #[inline]).
   [[gnu::always_inline]] void push(JobRef job) noexcept {
     trace<P>([&] { return ev(EventKind::JobPushed); });
-    const bool queue_was_empty = worker_.owner_is_empty();
-    worker_.push(job);
-    registry_->sleep().new_internal_jobs(index_, 1, queue_was_empty);
+    handshake::push_internal(worker_, registry_->sleep(), index_, job);
   }
 
   void push_fifo(JobRef job) noexcept { push(fifo_.push(job)); }
@@ -245,9 +244,7 @@ class Registry {
   void inject(JobRef job) noexcept {
     trace<P>([&] { return Event{EventKind::JobsInjected, this, Event::kNoWorker, 1}; });
     WSSTRESS_CHECK(P, terminate_count_.load(std::memory_order_acquire) != 0, "inject() on a terminated registry");
-    const bool queue_was_empty = injected_jobs_.is_empty();
-    injected_jobs_.push(job);
-    sleep_.new_injected_jobs(Event::kNoWorker, 1, queue_was_empty);
+    handshake::inject(injected_jobs_, sleep_, Event::kNoWorker, job);
   }
 
   // One job into each worker's own broadcast queue; each runs only on its
@@ -257,15 +254,16 @@ class Registry {
   template <class JobRefFor>
   void inject_broadcast(JobRefFor&& job_ref_for) noexcept {
     trace<P>([&] { return Event{EventKind::JobBroadcast, this, Event::kNoWorker, n_threads_}; });
-    {
-      std::unique_lock<Mutex> lock(broadcasts_mutex_);
-      WSSTRESS_CHECK(P, terminate_count_.load(std::memory_order_acquire) != 0,
-                     "inject_broadcast() on a terminated registry");
-      for (std::size_t i = 0; i < n_threads_; ++i) broadcasts_[i]->push(job_ref_for(i));
-    }
-    // No JEC bump: a sleeping worker is woken directly, and one about to sleep
-    // finds the job at gate 5 (it holds its is_blocked lock, which this takes).
-    for (std::size_t i = 0; i < n_threads_; ++i) sleep_.notify_worker_latch_is_set(i);
+    handshake::inject_broadcast(
+        broadcasts_mutex_, n_threads_, [this](std::size_t i) -> Deque<P, M>& { return *broadcasts_[i]; },
+        [&](std::size_t i) noexcept {
+          if (i == 0) {  // under the lock
+            WSSTRESS_CHECK(P, terminate_count_.load(std::memory_order_acquire) != 0,
+                           "inject_broadcast() on a terminated registry");
+          }
+          return job_ref_for(i);
+        },
+        sleep_);
   }
 
   bool has_injected_job() const noexcept { return !injected_jobs_.is_empty(); }
@@ -298,13 +296,7 @@ class Registry {
   // sleeping worker never exits).
   void terminate() noexcept {
     if (terminate_count_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-      for (std::size_t i = 0; i < n_threads_; ++i) {
-        if constexpr (M::kTerminateNoWake) {
-          thread_infos_[i].terminate.set();
-        } else {
-          thread_infos_[i].terminate.set_and_tickle_one(*this, i);
-        }
-      }
+      for (std::size_t i = 0; i < n_threads_; ++i) handshake::terminate_worker(thread_infos_[i].terminate, *this, i);
     }
   }
 
@@ -537,30 +529,20 @@ WorkerThread<P, M>::~WorkerThread() {
 
 template <class P, class M>
 bool WorkerThread<P, M>::has_injected_job() const noexcept {
-  if constexpr (M::kGate5IgnoresBroadcasts) return registry_->has_injected_job();
-  return !broadcast_.stealer_is_empty() || registry_->has_injected_job();
+  return handshake::has_injected_job(broadcast_, registry_->injected_jobs_);
 }
 
 template <class P, class M>
 void WorkerThread<P, M>::wait_until_cold(CoreLatch<P, M>& latch) noexcept {
-  Sleep<P, M>& sleep = registry_->sleep_;
-  IdleState idle_state = sleep.start_looking(index_, latch);
-  while (!latch.probe()) {
-    // Local work first, then other workers', then the injector: finish what was
-    // started before taking on something new.
+  // Local work first, then other workers', then the injector: finish what was
+  // started before taking on something new.
+  auto find_work = [this]() noexcept {
     JobRef job = take_local_job();
     if (!job) job = steal();
     if (!job) job = registry_->pop_injected_job(index_);
-    if (job) {
-      sleep.work_found(idle_state);
-      execute(job);
-      idle_state = sleep.start_looking(index_, latch);
-    } else {
-      sleep.no_work_found(idle_state, latch, [this] { return has_injected_job(); });
-    }
-  }
-  // We are busy again with whatever our caller was doing.
-  sleep.work_found(idle_state);
+    return job;
+  };
+  handshake::wait_until_cold(registry_->sleep_, index_, latch, find_work, [this] { return has_injected_job(); });
   trace<P>([&] { return ev(EventKind::ThreadSawLatchSet, reinterpret_cast<std::uintptr_t>(&latch)); });
 }
 
@@ -693,7 +675,7 @@ void SpinLatch<P, M>::set() noexcept {
   trace<P>([&] {
     return Event{EventKind::LatchSet, registry, static_cast<std::uint32_t>(target), latch_addr, owner_slept};
   });
-  if (owner_slept && !M::kLatchSetNoWake) registry->notify_worker_latch_is_set(target);
+  handshake::wake_latch_owner<M>(owner_slept, *registry, target);
 }
 
 // ---------------------------------------------------------------------------
