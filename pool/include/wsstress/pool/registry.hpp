@@ -266,8 +266,6 @@ class Registry {
         sleep_);
   }
 
-  bool has_injected_job() const noexcept { return !injected_jobs_.is_empty(); }
-
   JobRef pop_injected_job(std::size_t worker_index) noexcept {
     for (;;) {
       Steal s = injected_jobs_.steal();
