@@ -335,10 +335,11 @@ class Scheduler {
 
   void mix(std::uint64_t v) { hash_ = (hash_ ^ v) * 0x100000001b3ull; }
 
+  // The hash covers who ran and what they did, not source lines: a reproducer
+  // must still say "same interleaving" after an edit that only moves code.
   void record(std::uint32_t fiber, Op op, SrcLoc loc, std::uint64_t detail) {
     mix(fiber);
     mix(static_cast<std::uint64_t>(op));
-    mix(loc.line);
     if (cfg_.record_trace) trace_.push_back({steps_, fiber, op, loc.file, loc.line, detail});
   }
 
