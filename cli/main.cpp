@@ -297,6 +297,10 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0.1, 3600.0))
       ->capture_default_str();
   check_cmd->add_option("--only", only_text, "comma-separated mutants to check (default: all)");
+  std::vector<std::string> expect_kind_text;
+  check_cmd->add_option("--expect-kind", expect_kind_text,
+                        "MUTANT=KINDS: replace the catalog's expected failure kinds (hang, data_race, use_after_free, "
+                        "assertion, wrong_result, crash; '|' between several), to check the check (repeatable)");
   check.matrix.base.iterations = 10;
   check.matrix.base.noise = 2;
   check_cmd->add_option("--threads", check.matrix.base.threads, "worker threads per pool")
@@ -410,6 +414,15 @@ int main(int argc, char** argv) {
       check.matrix.only.push_back(name);
       if (comma == std::string::npos) break;
       start = comma + 1;
+    }
+    for (const std::string& e : expect_kind_text) {
+      const auto eq = e.find('=');
+      const auto kinds = eq == std::string::npos ? 0 : wsstress::stress::parse_failure_kinds(e.substr(eq + 1));
+      if (kinds == 0) return usage_error("--expect-kind: '" + e + "' is not MUTANT=KIND[|KIND...] with known kinds");
+      if (wsstress::stress::find_mutant(e.substr(0, eq)) == nullptr) {
+        return usage_error("--expect-kind: unknown mutant '" + e.substr(0, eq) + "'");
+      }
+      check.matrix.expect_kinds[e.substr(0, eq)] = kinds;
     }
     check.matrix.self = self_path(argv[0]);
     return mutants_check_command(check);

@@ -16,6 +16,7 @@
 
 #if WSSTRESS_HAVE_RELACY
 #include "wsstress/relacy/models.hpp"
+#include "wsstress/stress/catalog.hpp"
 #endif
 
 namespace wsstress::cli {
@@ -157,7 +158,12 @@ int relacy_command(const RelacyOptions& o) {
     const char* verdict = rel::to_string(r->outcome);
     const bool failed = r->outcome == rel::Outcome::Fail;
     // The clean pool is planned with expect_fail false: it must pass.
-    const bool expected = p.expect_fail ? failed : r->outcome == rel::Outcome::Pass;
+    // A catch counts when it is of a kind the catalog allows (a DEADLOCK for a
+    // lost wake-up, not an unrelated assertion).
+    const auto* info = stress::find_mutant(p.mutant);
+    const stress::FailureKind kind = failed ? stress::classify_failure(r->relacy_result, "") : stress::FailureKind::None;
+    const bool kind_ok = !failed || (info != nullptr && stress::contains(info->kinds, kind));
+    const bool expected = p.expect_fail ? failed && kind_ok : r->outcome == rel::Outcome::Pass;
     any_fail |= failed;
     any_timeout |= r->outcome == rel::Outcome::Timeout;
     any_error |= r->outcome == rel::Outcome::Error;
@@ -171,6 +177,10 @@ int relacy_command(const RelacyOptions& o) {
     std::printf("%-10s %-26s %-7s %-18s %-62s %7.2f s%s\n", p.model.c_str(), p.mutant.c_str(), verdict,
                 r->relacy_result.c_str(), (search_text(p.search) + (cover.empty() ? "" : "; " + cover)).c_str(),
                 r->seconds, p.mutant == "none" ? "" : expected ? "  (as expected)" : "  (NOT as expected)");
+    if (failed && !kind_ok && info != nullptr) {
+      std::printf("           a %s, the catalog expects %s\n", stress::to_string(kind),
+                  stress::to_string_set(info->kinds).c_str());
+    }
     if (!p.note.empty() && !o.quiet) std::printf("           note: %s\n", p.note.c_str());
     if ((failed || r->outcome == rel::Outcome::Error) && !o.quiet && !r->trace.empty()) {
       const std::string shown = o.full_trace ? r->trace : trace_tail(r->trace, 60);
@@ -200,6 +210,7 @@ int relacy_command(const RelacyOptions& o) {
                         {"seconds", r->seconds},
                         {"expected", p.expect_fail ? "fail" : "pass"},
                         {"as_expected", expected},
+                        {"kind", failed ? stress::to_string(kind) : ""},
                         {"note", p.note},
                         {"trace", r->trace}};
     runs.push_back(j);

@@ -94,7 +94,12 @@ std::string matrix_row_text(const std::string& engine, const stress::MatrixRow& 
   } else {
     out += "not caught (" + row.outcome + "): " + std::to_string(row.runs) + " seeds in " + fmt("%.0f s", row.seconds);
   }
-  out += row.as_expected ? "\n" : "  <- NOT AS EXPECTED\n";
+  if (!row.kind_as_expected) {
+    out += std::string("  <- NOT AS EXPECTED: a ") + stress::to_string(row.kind) + ", the catalog expects " +
+           stress::to_string_set(row.mutant.kinds) + "\n";
+  } else {
+    out += row.as_expected ? "\n" : "  <- NOT AS EXPECTED\n";
+  }
   return out;
 }
 
@@ -146,6 +151,14 @@ std::string matrix_text(const std::vector<stress::MatrixReport>& per_engine) {
   out += "\ncells: how it was caught (hang, bug, crash), the first failing seed and the seconds to it; '-' not "
          "caught, with the seeds run (relacy: the failing execution, or the executions run); 'n/m' no Relacy model "
          "targets it; fuzz columns: the fuzzer's executions to its first finding; '!' not as the catalog expects\n";
+  for (const auto& m : per_engine) {
+    for (const auto& row : m.rows) {
+      if (row.kind_as_expected) continue;
+      out += "not as expected: " + row.mutant.name + " on " + m.spec.engine + " failed as a " +
+             stress::to_string(row.kind) + " (" + row.outcome + "), the catalog expects " +
+             stress::to_string_set(row.mutant.kinds) + "\n";
+    }
+  }
   out += "matrix: " + std::to_string(first.rows.size()) + " mutants x " + std::to_string(per_engine.size()) +
          " engines in " + fmt("%.0f", elapsed) + " s, " + std::to_string(unexpected) + " not as expected\n";
   return out;
@@ -164,12 +177,15 @@ std::string matrix_json(const std::vector<stress::MatrixReport>& per_engine) {
         const auto& r = m.rows[i];
         results[m.spec.engine] = {{"caught", r.caught},       {"outcome", r.outcome},   {"message", r.message},
                                   {"first_seed", r.first_seed}, {"runs", r.runs},         {"seconds", r.seconds},
-                                  {"replay", r.replay},         {"as_expected", r.as_expected}};
+                                  {"replay", r.replay},         {"as_expected", r.as_expected},
+                                  {"kind", r.caught ? stress::to_string(r.kind) : ""},
+                                  {"kind_as_expected", r.kind_as_expected}};
       }
       rows.push_back({{"mutant", info.name},
                       {"history", info.history},
                       {"failure", info.failure},
                       {"negative_control", info.negative_control},
+                      {"expected_kinds", stress::to_string_set(info.kinds)},
                       {"scenario", per_engine.front().rows[i].scenario},
                       {"results", results}});
     }

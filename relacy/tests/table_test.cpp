@@ -19,7 +19,9 @@ TEST(RelacyTable, TargetsAreCatalogMutantsWithAgreeingExpectations) {
       const auto* info = wsstress::stress::find_mutant(t.mutant);
       ASSERT_NE(info, nullptr) << m.name << " targets unknown mutant " << t.mutant;
       EXPECT_NE(info->relacy_expect, Expect::Cannot) << t.mutant << " is modelled but the catalog says it is not";
-      if (!t.expect_fail) EXPECT_FALSE(t.note.empty()) << m.name << "/" << t.mutant << ": a pass needs its reason";
+      if (!t.expect_fail) {
+        EXPECT_FALSE(t.note.empty()) << m.name << "/" << t.mutant << ": a pass needs its reason";
+      }
       caught_by_some_model[t.mutant] = caught_by_some_model[t.mutant] || t.expect_fail;
     }
   }

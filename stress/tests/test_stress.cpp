@@ -47,6 +47,48 @@ TEST(Runner, EveryCatalogMutantHasARunner) {
   EXPECT_EQ(find_runner("bogus"), nullptr);
 }
 
+// One classifier for every engine's verdict (issue #15 point 4).
+TEST(FailureKind, EachEnginesVerdictHasItsKind) {
+  EXPECT_EQ(classify_failure("hang", "no progress for 2 s"), FailureKind::Hang);
+  EXPECT_EQ(classify_failure("hang (killed)", ""), FailureKind::Hang);
+  EXPECT_EQ(classify_failure("DEADLOCK", ""), FailureKind::Hang);
+  EXPECT_EQ(classify_failure("LIVELOCK", ""), FailureKind::Hang);
+  EXPECT_EQ(classify_failure("DATA RACE", ""), FailureKind::DataRace);
+  EXPECT_EQ(classify_failure("USER ASSERT FAILED", ""), FailureKind::Assertion);
+  EXPECT_EQ(classify_failure("ACCESS TO FREED MEMORY", ""), FailureKind::UseAfterFree);
+  EXPECT_EQ(classify_failure("bug", "use after free: unlock on a destroyed pool object at x:1"),
+            FailureKind::UseAfterFree);
+  EXPECT_EQ(classify_failure("bug", "pool invariant violated at counters.hpp:90: jec parity"), FailureKind::Assertion);
+  EXPECT_EQ(classify_failure("bug", "join returned 3, expected 4"), FailureKind::WrongResult);
+  EXPECT_EQ(classify_failure("crash (signal 6)", "wsstress pool: job result missing; aborting"),
+            FailureKind::Assertion);
+  EXPECT_EQ(classify_failure("crash (signal 11)", ""), FailureKind::Crash);
+  EXPECT_EQ(classify_failure("crash (signal 6)", "ERROR: AddressSanitizer: heap-use-after-free on address"),
+            FailureKind::UseAfterFree);
+}
+
+TEST(FailureKind, SetsPrintAndParseBothWays) {
+  const FailureKinds set = FailureKind::Hang | FailureKind::Crash;
+  EXPECT_EQ(to_string_set(set), "hang|crash");
+  EXPECT_EQ(parse_failure_kinds("hang|crash"), set);
+  EXPECT_EQ(parse_failure_kinds("data_race"), static_cast<FailureKinds>(FailureKind::DataRace));
+  EXPECT_EQ(parse_failure_kinds("hang|nope"), 0u);
+  EXPECT_EQ(parse_failure_kinds(""), 0u);
+}
+
+// Every mutant that some engine is expected to catch says how it fails; the
+// clean pool and the negative controls allow no failure at all.
+TEST(FailureKind, TheCatalogNamesEveryMutantsKinds) {
+  for (const MutantInfo& m : mutant_catalog()) {
+    const bool harmless = m.name == "none" || m.negative_control;
+    if (harmless) {
+      EXPECT_EQ(m.kinds, 0u) << m.name;
+    } else {
+      EXPECT_NE(m.kinds, 0u) << m.name << " has no expected failure kind";
+    }
+  }
+}
+
 TEST(Oracle, AFailedCheckIsABugWithTheFirstMessage) {
   Ctx<NoisyPlatform, wsstress::pool::NoMutants> c(spec_for("join"), 1);
   c.check(true, "fine");

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "wsstress/pool/mutants.hpp"
+#include "wsstress/stress/failure_kind.hpp"
 
 namespace wsstress::stress {
 
@@ -85,6 +86,9 @@ struct MutantInfo {
   // The Relacy models' verdict on it (relacy/'s model table has the per-model
   // detail and the reasons): Cannot when no model targets it.
   Expect relacy_expect = Expect::Cannot;
+  // The failures it may show when caught (set in catalog.cpp): a catch of
+  // another kind is "not as expected" in `mutants check` and `relacy --mutant all`.
+  FailureKinds kinds = 0;
 };
 
 const std::vector<MutantInfo>& mutant_catalog();

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,9 @@ struct MatrixSpec {
   RunSpec base;                  // threads, pools, iterations, noise for every child
   std::vector<std::string> only; // empty: the whole catalog
   std::string self;              // path of the wsstress executable to run children with
+  // Overrides of the catalog's expected failure kinds (`--expect-kind`), to
+  // check the checker: a catch of another kind must be reported.
+  std::map<std::string, FailureKinds> expect_kinds;
 };
 
 struct MatrixRow {
@@ -33,7 +37,9 @@ struct MatrixRow {
   std::uint64_t runs = 0;     // seeds run (to the first catch, or in the budget)
   double seconds = 0;         // to the first catch, or the whole budget
   std::string replay;         // the child's replay command for the catch
-  bool as_expected = true;    // per the catalog's Expect: caught if Catch, clean if Pass
+  FailureKind kind = FailureKind::None;  // what the catch was (classify_failure)
+  bool kind_as_expected = true;          // the catch's kind is one the catalog allows
+  bool as_expected = true;    // per the catalog's Expect: caught if Catch, clean if Pass; and of an allowed kind
 };
 
 struct MatrixReport {
