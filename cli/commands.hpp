@@ -49,6 +49,7 @@ struct RelacyOptions {
   std::optional<unsigned> bound;
   std::optional<std::uint64_t> iterations;
   double time_limit = 300;                  // per search
+  double memory_limit = 8;                  // GiB per search
   std::string json_path, trace_out;
   bool list = false, quiet = false, full_trace = false;
 };

@@ -254,7 +254,7 @@ int main(int argc, char** argv) {
   std::uint64_t relacy_iterations = 0;
   CLI::App* relacy_cmd = app.add_subcommand(
       "relacy", "Relacy models of the sleep handshake, latches, cross-pool wake, broadcast, termination and deque, "
-                "compiled from the pool's sources; exit 0 pass, 1 a model failed, 4 time limit without a verdict");
+                "compiled from the pool's sources; exit 0 pass, 1 a model failed, 4 time or memory limit without a verdict");
   relacy_cmd->add_option("--model", relacy.models, "a model to run (repeatable; default: all; see --list)");
   relacy_cmd->add_option("--mutant", relacy.mutant,
                          "run the models against this mutant instead of the clean pool; 'all': the self-test of "
@@ -267,6 +267,11 @@ int main(int argc, char** argv) {
                        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1000000000}));
   relacy_cmd->add_option("--time-limit", relacy.time_limit, "seconds per search before it is stopped")
       ->check(CLI::Range(1.0, 86400.0))
+      ->capture_default_str();
+  relacy_cmd->add_option("--memory-limit", relacy.memory_limit,
+                         "GiB of resident memory per search before it is stopped (a context-bound search keeps its "
+                         "schedule tree in memory)")
+      ->check(CLI::Range(0.1, 1024.0))
       ->capture_default_str();
   relacy_cmd->add_option("--json", relacy.json_path, "write the verdicts as JSON (schema wsstress.relacy/1)")
       ->check(writable_file_path());

@@ -119,6 +119,7 @@ int relacy_command(const RelacyOptions& o) {
     if (o.bound) s.context_bound = *o.bound;
     if (o.iterations) s.iterations = *o.iterations;
     s.max_seconds = o.time_limit;
+    s.max_gib = o.memory_limit;
     if (o.mutant.empty() || o.mutant == "none") {
       plan.push_back({m->name, "none", false, "", s});
       continue;
@@ -165,7 +166,7 @@ int relacy_command(const RelacyOptions& o) {
     const bool kind_ok = !failed || (info != nullptr && stress::contains(info->kinds, kind));
     const bool expected = p.expect_fail ? failed && kind_ok : r->outcome == rel::Outcome::Pass;
     any_fail |= failed;
-    any_timeout |= r->outcome == rel::Outcome::Timeout;
+    any_timeout |= r->outcome == rel::Outcome::Timeout || r->outcome == rel::Outcome::MemoryLimit;
     any_error |= r->outcome == rel::Outcome::Error;
     any_unexpected |= !expected;
     std::string cover;
@@ -228,7 +229,7 @@ int relacy_command(const RelacyOptions& o) {
               any_error            ? "an error stopped a search"
               : o.mutant == "all"  ? (any_unexpected ? "some mutants NOT as expected" : "every mutant as expected")
               : any_fail           ? "a model failed"
-              : any_timeout ? "a search hit the time limit without a verdict"
+              : any_timeout ? "a search hit the time or memory limit without a verdict"
                             : "every model passed");
   if (!o.json_path.empty()) {
     const nlohmann::json doc = {{"schema", "wsstress.relacy/1"}, {"runs_detail", runs}, {"runs", executions},

@@ -83,6 +83,11 @@ class HandshakeRig {
     pool::handshake::terminate_worker(terminate_latch, sleep, owner);
   }
 
+  // Moves the JEC from its initial sleepy value to active, as a publication
+  // does (one with no jobs: nobody is asleep to wake). Called before the
+  // model's threads start.
+  void make_jec_active() { sleep.new_injected_jobs(pool::Event::kNoWorker, 0, false); }
+
   // A worker that turns sleepy once and then finds work: its announce moves
   // the jobs event counter, so with a one-bit JEC a publisher's bump and this
   // announce roll it back to what another sleeper remembered.

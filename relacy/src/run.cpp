@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <sstream>
 #include <thread>
@@ -45,6 +46,7 @@ const char* to_string(Outcome o) {
     case Outcome::Pass: return "pass";
     case Outcome::Fail: return "fail";
     case Outcome::Timeout: return "timeout";
+    case Outcome::MemoryLimit: return "memory";
     case Outcome::Error: return "error";
   }
   return "?";
@@ -106,9 +108,13 @@ const std::vector<ModelInfo>& models() {
          "steal the job or sleep through the push): the job runs exactly once and both return",
          "Sleep + queues of 2 workers; 1 idle round; 1-bit JEC", {}, {Search::Bound, 2, 0, 600}},
         {"handshake_inject",
+         "below the registry: an outside thread injects a job for the one worker, which idles on its way to sleep: "
+         "the worker runs the job and returns",
+         "Sleep + queues of 1 worker; 1 idle round; 1-bit JEC; Injector lap 4", {}, {Search::Bound, 2, 0, 600}},
+        {"handshake_inject_rollover",
          "below the registry: an outside thread injects a job for worker 0 while worker 1's sleepy announce can roll "
          "the JEC back: worker 0 runs the job and returns",
-         "Sleep + queues of 2 workers; 1 idle round; 1-bit JEC; Injector lap 4", {}, {Search::Bound, 2, 0, 600}},
+         "Sleep + queues of 2 workers; 1 idle round; 1-bit JEC; Injector lap 4", {}, {Search::Bound, 0, 0, 600}},
         {"handshake_broadcast",
          "below the registry: an outside broadcast into a worker on its way to sleep: the worker runs its job and "
          "returns",
@@ -174,6 +180,17 @@ bool decode(const std::string& text, RawResult& r) {
   return true;
 }
 
+// The child's resident set from /proc (0 when it cannot be read).
+double resident_gib(pid_t pid) {
+  std::FILE* f = std::fopen(("/proc/" + std::to_string(pid) + "/statm").c_str(), "r");
+  if (f == nullptr) return 0;
+  unsigned long long size = 0, resident = 0;
+  const int n = std::fscanf(f, "%llu %llu", &size, &resident);
+  std::fclose(f);
+  if (n != 2) return 0;
+  return static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE)) / (1024.0 * 1024 * 1024);
+}
+
 }  // namespace
 
 std::optional<ModelResult> run_model(const std::string& model, const std::string& mutant, const SearchSpec& search,
@@ -219,7 +236,7 @@ std::optional<ModelResult> run_model(const std::string& model, const std::string
   // Read while waiting, so a large trace cannot fill the pipe and stall the child.
   std::string text;
   char buf[65536];
-  bool timed_out = false;
+  bool timed_out = false, out_of_memory = false;
   int status = 0;
   for (;;) {
     fd_set set;
@@ -240,6 +257,12 @@ std::optional<ModelResult> run_model(const std::string& model, const std::string
       timed_out = true;
       break;
     }
+    // The kernel's OOM killer would otherwise end the child (or a neighbour) with a bare signal 9.
+    if (resident_gib(pid) > search.max_gib) {
+      kill(pid, SIGKILL);
+      out_of_memory = true;
+      break;
+    }
   }
   close(fds[0]);
   waitpid(pid, &status, 0);
@@ -247,6 +270,13 @@ std::optional<ModelResult> run_model(const std::string& model, const std::string
   if (timed_out) {
     res.outcome = Outcome::Timeout;
     res.relacy_result = "stopped after " + std::to_string(static_cast<int>(search.max_seconds)) + " s";
+    return res;
+  }
+  if (out_of_memory) {
+    res.outcome = Outcome::MemoryLimit;
+    char text_gib[32];
+    std::snprintf(text_gib, sizeof text_gib, "%g", search.max_gib);
+    res.relacy_result = std::string("stopped at ") + text_gib + " GiB";
     return res;
   }
   RawResult raw;

@@ -14,7 +14,7 @@ FailureKinds expected_kinds(const std::string& name) {
   static const char* const hangs[] = {
       "no_gate5", "no_gate5_narrow_jec", "no_inject_fence", "no_sleep_fence", "late_is_blocked_lock",
       "gate5_ignores_broadcasts", "cross_is_cold", "self_install_blocks", "latch_set_no_wake", "terminate_no_wake",
-      "lock_latch_set_outside_mutex", "no_inject_fence_acq_rel", "no_sleep_fence_acq_rel"};
+      "lock_latch_set_outside_mutex", "no_inject_fence_acq_rel"};
   for (const char* h : hangs) {
     if (name == h) return static_cast<FailureKinds>(K::Hang);
   }
@@ -126,9 +126,11 @@ const std::vector<MutantInfo>& mutant_catalog() {
        "the inject fence's store->load reordering, once the Injector's own SeqCst operations no longer forbid it",
        "inject", "masked on x86: the push is a locked CAS there, a full barrier; needs Relacy", Expect::Cannot, false},
       {"no_sleep_fence_acq_rel", "fence table: no_sleep_fence over injector_acq_rel",
-       "the sleep fence's store->load reordering, once is_empty's loads are Acquire", "inject",
-       "masked on x86: the CAS that registers the sleeper is a full barrier there; needs Relacy", Expect::Cannot,
-       false},
+       "none: gate 5 reads the worker's broadcast queue before the Injector (rayon-core 1.10.1 registry.rs:746), "
+       "and crossbeam's Stealer::is_empty runs a SeqCst fence between its loads, which stands in for the sleep "
+       "fence even once is_empty's Injector loads are Acquire",
+       "inject", "negative control: must pass (equivalent under the C++ model, shown exhaustively by Relacy)",
+       Expect::Pass, true},
       {"epoch_pin_x86_cas", "crossbeam-epoch 0.9.13 pin() on x86 (a SeqCst CAS instead of a SeqCst fence)",
        "under the C++ model a SeqCst RMW on the thief's own word does not order its loads of front and back: a "
        "thief and the owner may both take the last job",
@@ -166,15 +168,12 @@ const std::vector<MutantInfo>& mutant_catalog() {
       // handshake fences are equivalent under the C++ model (README's fence
       // table); core_latch_set_seqcst and injector_acq_rel are negative controls.
       static const char* const relacy_passes[] = {"none", "no_inject_fence", "no_sleep_fence", "core_latch_set_seqcst",
-                                                  "injector_acq_rel"};
+                                                  "injector_acq_rel", "no_sleep_fence_acq_rel"};
       for (const char* name : relacy_passes) {
         if (m.name == name) m.relacy_expect = Expect::Pass;
       }
-      // Modelled but not shown: the window is too deep for a random search
-      // (the keep-alive mutants), or Relacy orders a thread's loads after its
-      // SeqCst RMW more strongly than C++20 does (no_sleep_fence_acq_rel).
-      if (m.name == "cross_latch_no_keepalive" || m.name == "scope_latch_no_keepalive" ||
-          m.name == "no_sleep_fence_acq_rel") {
+      // Modelled but not shown: the window is too deep for a random search.
+      if (m.name == "cross_latch_no_keepalive" || m.name == "scope_latch_no_keepalive") {
         m.relacy_expect = Expect::Maybe;
       }
       m.kinds = expected_kinds(m.name);

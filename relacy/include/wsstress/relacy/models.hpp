@@ -21,6 +21,8 @@ struct SearchSpec {
   unsigned context_bound = 2;          // Bound: at most this many preemptions
   std::uint64_t iterations = 200000;   // Random: executions; Full and Bound ignore it
   double max_seconds = 600;            // the run is killed past this (Full and Bound cannot be cut short)
+  double max_gib = 8;                  // ... or past this much resident memory: a context-bound search keeps
+                                       // its whole schedule tree, and one past its bound fills any machine
 };
 
 // A catalog mutant a model is run against, and what the model does with it.
@@ -41,7 +43,7 @@ struct ModelInfo {
 const std::vector<ModelInfo>& models();
 const ModelInfo* find_model(const std::string& name);
 
-enum class Outcome { Pass, Fail, Timeout, Error };
+enum class Outcome { Pass, Fail, Timeout, MemoryLimit, Error };
 const char* to_string(Outcome o);
 
 struct ModelResult {
