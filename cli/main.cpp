@@ -271,7 +271,7 @@ int main(int argc, char** argv) {
   relacy_cmd->add_option("--memory-limit", relacy.memory_limit,
                          "GiB of resident memory per search before it is stopped (a context-bound search keeps its "
                          "schedule tree in memory)")
-      ->check(CLI::Range(0.1, 1024.0))
+      ->check(CLI::Range(0.001, 1024.0))
       ->capture_default_str();
   relacy_cmd->add_option("--json", relacy.json_path, "write the verdicts as JSON (schema wsstress.relacy/1)")
       ->check(writable_file_path());
