@@ -168,6 +168,9 @@ std::vector<ModelEntry> handshake_entries() {
        "equivalent: a latch needs no fence, its set and the owner's gates are RMWs of one word"},
       {"handshake_internal", "none", &run<InternalModel, NoMutants>, false},
       {"handshake_internal", "latch_set_no_wake", &run<InternalModel, LatchSetNoWake>},
+      {"handshake_internal", "no_sleep_fence", &run<InternalModel, NoSleepFence>, false,
+       "equivalent: an internal push needs no fence by design, and the latch's set is an RMW of the word the "
+       "owner's gates CAS"},
       {"handshake_inject", "none", &run<InjectModel, NoMutants>, false},
       {"handshake_inject", "no_inject_fence", &run<InjectModel, NoInjectFence>, false, "equivalent (fence table)"},
       {"handshake_inject", "no_sleep_fence", &run<InjectModel, NoSleepFence>, false, "equivalent (fence table)"},
@@ -188,6 +191,8 @@ std::vector<ModelEntry> handshake_entries() {
       {"handshake_terminate", "none", &run<TerminateModel, NoMutants>, false},
       {"handshake_terminate", "terminate_no_wake", &run<TerminateModel, TerminateNoWake>},
       {"handshake_terminate", "late_is_blocked_lock", &run<TerminateModel, LateIsBlockedLock>},
+      {"handshake_terminate", "no_sleep_fence", &run<TerminateModel, NoSleepFence>, false,
+       "equivalent: the terminate latch's set is an RMW of the word the owner's gates CAS"},
   };
 }
 
