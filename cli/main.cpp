@@ -269,8 +269,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1.0, 86400.0))
       ->capture_default_str();
   relacy_cmd->add_option("--memory-limit", relacy.memory_limit,
-                         "GiB of resident memory per search before it is stopped (a context-bound search keeps its "
-                         "schedule tree in memory)")
+                         "GiB of resident memory per search before it is stopped")
       ->check(CLI::Range(0.001, 1024.0))
       ->capture_default_str();
   relacy_cmd->add_option("--json", relacy.json_path, "write the verdicts as JSON (schema wsstress.relacy/1)")

@@ -21,8 +21,8 @@ struct SearchSpec {
   unsigned context_bound = 2;          // Bound: at most this many preemptions
   std::uint64_t iterations = 200000;   // Random: executions; Full and Bound ignore it
   double max_seconds = 600;            // the run is killed past this (Full and Bound cannot be cut short)
-  double max_gib = 8;                  // ... or past this much resident memory: a context-bound search keeps
-                                       // its whole schedule tree, and one past its bound fills any machine
+  double max_gib = 8;                  // ... or past this much resident memory, so a search too big for the
+                                       // machine is reported instead of being OOM-killed
 };
 
 // A catalog mutant a model is run against, and what the model does with it.
