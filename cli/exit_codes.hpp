@@ -2,6 +2,8 @@
 // returns one of these.
 #pragma once
 
+#include "wsstress/stress/scenario.hpp"
+
 namespace wsstress::cli {
 
 enum ExitCode : int {
@@ -12,5 +14,16 @@ enum ExitCode : int {
                   // built, a file could not be written, a child could not be started)
   kHang = 4,      // the watchdog fired: something stopped making progress
 };
+
+// The exit code of a verdict.
+inline int exit_code_for(stress::VerdictKind k) noexcept {
+  switch (k) {
+    case stress::VerdictKind::Pass: return kOk;
+    case stress::VerdictKind::Bug: return kFailed;
+    case stress::VerdictKind::Hang: return kHang;
+    case stress::VerdictKind::Internal: return kInternal;
+  }
+  return kInternal;
+}
 
 }  // namespace wsstress::cli

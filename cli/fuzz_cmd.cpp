@@ -35,6 +35,22 @@ namespace wsstress::cli {
 
 namespace {
 
+struct FuzzOptions {
+  std::string target = "schedule";  // program | schedule
+  double time_s = 60;
+  double hang_timeout_s = 10;        // program_fuzzer's watchdog
+  unsigned jobs = 1;
+  std::string mutant = "none";
+  std::string convert;               // a crash file to turn into a reproducer instead of fuzzing
+  std::string repro_path;            // --convert: where (default: FILE.repro)
+  std::string fuzz_bin;              // the fuzz targets' folder (default: ../fuzz from this wsstress)
+  std::string out_dir = "wsstress-fuzz";
+  std::string json_path;
+  std::uint64_t runs = 0, seed = 0;
+  bool quiet = false;
+  std::string self;
+};
+
 bool read_bytes(const std::string& path, std::vector<std::uint8_t>& out) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return false;
@@ -119,7 +135,6 @@ std::string default_fuzz_bin(const std::string& self) {
   return dir + "/../fuzz";
 }
 
-}  // namespace
 
 int fuzz_command(const FuzzOptions& o) {
   if (stress::find_mutant(o.mutant) == nullptr) {
@@ -310,6 +325,44 @@ int fuzz_command(const FuzzOptions& o) {
     }
   }
   return code;
+}
+
+void add_fuzz_options(CLI::App* cmd, FuzzOptions& o) {
+  cmd->add_option("--target", o.target, "program (nested programs on real threads) or schedule (the simulator's decisions)")
+      ->check(CLI::IsMember({"program", "schedule"}))
+      ->capture_default_str();
+  cmd->add_option("--time", o.time_s, "seconds to fuzz")->check(CLI::Range(1.0, 604800.0))->capture_default_str();
+  cmd->add_option("--hang-timeout", o.hang_timeout_s, "program: seconds without progress that make a hang")
+      ->check(CLI::Range(0.1, 3600.0))
+      ->capture_default_str();
+  cmd->add_option("--jobs", o.jobs, "parallel fuzzing processes (libFuzzer -fork)")
+      ->check(CLI::Range(1u, 256u))
+      ->capture_default_str();
+  cmd->add_option("--mutant", o.mutant, "put a historical bug back")->check(CLI::IsMember(mutant_names()))->capture_default_str();
+  cmd->add_option("--runs", o.runs, "stop after this many inputs (0: only --time)")
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1000000000000}));
+  cmd->add_option("--seed", o.seed, "libFuzzer's random seed (0: its own choice)")
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{4294967295}));
+  cmd->add_option("--out", o.out_dir, "folder for the working corpus and findings")->capture_default_str();
+  cmd->add_option("--fuzz-bin", o.fuzz_bin, "folder of the fuzz targets (default: the build's fuzz/)")
+      ->check(CLI::ExistingDirectory);
+  cmd->add_option("--convert", o.convert, "convert this crash file into a reproducer instead of fuzzing");
+  cmd->add_option("--repro", o.repro_path, "--convert: where to write the reproducer (default: FILE.repro)")
+      ->check(writable_file_path());
+  cmd->add_option("--json", o.json_path, "write the result as JSON (schema wsstress.fuzz/1)")->check(writable_file_path());
+  cmd->add_flag("--quiet", o.quiet, "no progress line");
+}
+
+}  // namespace
+
+Subcommand add_fuzz(CLI::App& parent, const std::string& self) {
+  auto o = std::make_shared<FuzzOptions>();
+  o->self = self;
+  CLI::App* cmd = parent.add_subcommand(
+      "fuzz", "run a fuzz target (fuzz/) for a time budget and turn a finding into a reproducer; exit 0 no "
+              "finding, 1 finding");
+  add_fuzz_options(cmd, *o);
+  return {cmd, [o] { return fuzz_command(*o); }};
 }
 
 }  // namespace wsstress::cli

@@ -5,6 +5,7 @@
 // says so and exits 3.
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,22 @@
 #endif
 
 namespace wsstress::cli {
+
+namespace {
+
+struct RelacyOptions {
+  std::vector<std::string> models;          // empty: every model
+  std::string mutant;                       // empty or "none": the clean pool; "all": every targeted mutant
+  std::optional<std::string> search;        // random, bound, full (default: each model's own)
+  std::optional<unsigned> bound;
+  std::optional<std::uint64_t> iterations;
+  double time_limit = 300;                  // per search
+  double memory_limit = 8;                  // GiB per search
+  std::string json_path, trace_out;
+  bool list = false, quiet = false, full_trace = false;
+};
+
+}  // namespace
 
 #if WSSTRESS_HAVE_RELACY
 
@@ -89,7 +106,7 @@ std::string list_text() {
 
 }  // namespace
 
-int relacy_command(const RelacyOptions& o) {
+static int relacy_command(const RelacyOptions& o) {
   if (o.list) {
     const std::string text = list_text();
     std::fwrite(text.data(), 1, text.size(), stdout);
@@ -251,7 +268,7 @@ int relacy_command(const RelacyOptions& o) {
 
 #else
 
-int relacy_command(const RelacyOptions&) {
+static int relacy_command(const RelacyOptions&) {
   std::fprintf(stderr,
                "wsstress: error: this build has no Relacy models (the asan, tsan and fuzz presets leave them out; "
                "use the default or relacy preset)\n");
@@ -259,5 +276,48 @@ int relacy_command(const RelacyOptions&) {
 }
 
 #endif
+
+Subcommand add_relacy(CLI::App& parent) {
+  struct Args {
+    RelacyOptions o;
+    std::string search;
+    unsigned bound = 0;
+    std::uint64_t iterations = 0;
+    CLI::Option *search_opt = nullptr, *bound_opt = nullptr, *iter_opt = nullptr;
+  };
+  auto a = std::make_shared<Args>();
+  RelacyOptions& o = a->o;
+  CLI::App* cmd = parent.add_subcommand(
+      "relacy", "Relacy models of the sleep handshake, latches, cross-pool wake, broadcast, termination and deque, "
+                "compiled from the pool's sources; exit 0 pass, 1 a model failed, 4 time or memory limit without a verdict");
+  cmd->add_option("--model", o.models, "a model to run (repeatable; default: all; see --list)");
+  cmd->add_option("--mutant", o.mutant,
+                  "run the models against this mutant instead of the clean pool; 'all': the self-test of "
+                  "every targeted mutant (exit 0 iff each did what the model table expects)");
+  a->search_opt = cmd->add_option("--search", a->search, "override the model's search")
+                      ->check(CLI::IsMember({"random", "bound", "full"}));
+  a->bound_opt = cmd->add_option("--bound", a->bound, "context bound for --search bound")->check(CLI::Range(0u, 20u));
+  a->iter_opt = cmd->add_option("--iterations", a->iterations, "executions for --search random")
+                    ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1000000000}));
+  cmd->add_option("--time-limit", o.time_limit, "seconds per search before it is stopped")
+      ->check(CLI::Range(1.0, 86400.0))
+      ->capture_default_str();
+  cmd->add_option("--memory-limit", o.memory_limit, "GiB of resident memory per search before it is stopped")
+      ->check(CLI::Range(0.001, 1024.0))
+      ->capture_default_str();
+  cmd->add_option("--json", o.json_path, "write the verdicts as JSON (schema wsstress.relacy/1)")
+      ->check(writable_file_path());
+  cmd->add_option("--trace-out", o.trace_out, "write the first failing execution's whole Relacy report to FILE")
+      ->check(writable_file_path());
+  cmd->add_flag("--full-trace", o.full_trace, "print the whole report, not its last 60 events");
+  cmd->add_flag("--list", o.list, "list the models: claim, configuration, search, mutants");
+  cmd->add_flag("--quiet", o.quiet, "verdict lines only, no notes or traces");
+  return {cmd, [a] {
+            if (a->search_opt->count() > 0) a->o.search = a->search;
+            if (a->bound_opt->count() > 0) a->o.bound = a->bound;
+            if (a->iter_opt->count() > 0) a->o.iterations = a->iterations;
+            return relacy_command(a->o);
+          }};
+}
 
 }  // namespace wsstress::cli

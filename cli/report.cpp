@@ -1,5 +1,6 @@
-// Text and JSON renderings of campaign and matrix reports. The JSON schemas
-// (wsstress.run/1, wsstress.mutants/1) are documented in the README.
+// Text and JSON renderings of every report the engines return (campaigns on
+// real threads, simulator campaigns, the mutant matrix). The JSON schemas
+// (wsstress.run/1, wsstress.sim/1, wsstress.mutants/2) are documented in the README.
 #include "report.hpp"
 
 #include <cerrno>
@@ -216,6 +217,97 @@ std::string catalog_text() {
     out += "    on real threads: " + m.stress + "\n";
   }
   return out;
+}
+
+std::string hash_text(std::uint64_t h) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%016llx", static_cast<unsigned long long>(h));
+  return b;
+}
+
+std::string sim_report_header_text(const sim::SimCampaignReport& rep) {
+  const auto& b = rep.spec.base;
+  const auto& cfg = rep.spec.config;
+  std::string text = "sim: scenario " + b.run.scenario + ", mutant " + b.run.mutant + ", strategy " +
+                     sim::to_string(cfg.strategy) + ", memory " + sim::to_string(cfg.memory) + ", seeds " +
+                     std::to_string(b.seeds.from) + ".." + std::to_string(b.seeds.to) +
+                     (b.shard.count > 1 ? " shard " + std::to_string(b.shard.index) + "/" + std::to_string(b.shard.count)
+                                        : "") +
+                     ", " + std::to_string(b.run.threads) + " threads x " + std::to_string(b.run.pools) + " pools, " +
+                     std::to_string(b.run.iterations) + " iterations\n";
+  text += "sim: " + std::to_string(rep.runs) + " of " + std::to_string(rep.seeds_planned) + " seeds, " +
+          std::to_string(rep.executions) + " executions, " + std::to_string(rep.steps) + " scheduling points in " +
+          fmt("%.2f", rep.elapsed_s) + " s (" + fmt("%.0f", rep.elapsed_s > 0 ? rep.steps / rep.elapsed_s : 0) +
+          " points/s, " + fmt("%.1f", rep.elapsed_s > 0 ? rep.runs / rep.elapsed_s : 0) + " seeds/s)" +
+          (rep.budget_exhausted ? ", stopped by --max-seconds" : "") + "\n";
+  if (cfg.strategy == sim::StrategyKind::DFS) {
+    text += "dfs: " + std::to_string(rep.executions) + " interleavings with at most " +
+            std::to_string(cfg.preemption_bound) + " preemptions " +
+            (rep.dfs_exhausted ? "- every one of them (exhaustive within the bound)"
+                               : "- not all: a limit stopped the search") +
+            (rep.failures.empty() ? "; none failed" : "") + "\n";
+  }
+  return text;
+}
+
+std::string sim_failure_text(const sim::SimFailure& f) {
+  std::string text = "\nFAILED seed " + std::to_string(f.seed) + ": " + stress::to_string(f.result.verdict.kind) +
+                     ": " + f.result.verdict.message + "\n";
+  if (!f.result.verdict.dump.empty()) text += "state when it was detected:\n" + f.result.verdict.dump;
+  return text;
+}
+
+std::string sim_reproducer_text(const std::string& path, const sim::Repro& repro) {
+  return "reproducer: " + path + " (" + std::to_string(repro.config.forced.size()) + " decisions, trace hash " +
+         hash_text(repro.trace_hash) + ")\nreplay: wsstress replay " + path + " --trace\n";
+}
+
+std::string sim_report_json(const sim::SimCampaignReport& rep, const std::vector<std::string>& repro_paths) {
+  const auto& b = rep.spec.base;
+  const auto& cfg = rep.spec.config;
+  nlohmann::json failures = nlohmann::json::array();
+  for (std::size_t i = 0; i < rep.failures.size(); ++i) {
+    const auto& f = rep.failures[i];
+    const std::string path = i < repro_paths.size() ? repro_paths[i] : "";
+    failures.push_back({{"seed", f.seed},
+                        {"verdict", stress::to_string(f.result.verdict.kind)},
+                        {"message", f.result.verdict.message},
+                        {"dump", f.result.verdict.dump},
+                        {"steps", f.result.steps},
+                        {"trace_hash", hash_text(f.result.trace_hash)},
+                        {"reproducer", path},
+                        {"replay", "wsstress replay " + path},
+                        {"at_seconds", f.at_seconds}});
+  }
+  nlohmann::json j = {
+      {"schema", "wsstress.sim/1"},
+      {"tool", "wsstress 0.1.0"},
+      {"engine", std::string("sim-") + sim::to_string(cfg.memory)},
+      {"scenario", b.run.scenario},
+      {"mutant", b.run.mutant},
+      {"strategy", sim::to_string(cfg.strategy)},
+      {"memory", sim::to_string(cfg.memory)},
+      {"params",
+       {{"threads", b.run.threads},
+        {"pools", b.run.pools},
+        {"iterations", b.run.iterations},
+        {"pct_depth", cfg.pct_depth},
+        {"preemption_bound", cfg.preemption_bound},
+        {"step_budget", cfg.step_budget},
+        {"max_seconds", b.max_seconds}}},
+      {"seeds",
+       {{"from", b.seeds.from}, {"to", b.seeds.to}, {"shard", {{"index", b.shard.index}, {"count", b.shard.count}}},
+        {"planned", rep.seeds_planned}}},
+      {"runs", rep.runs},
+      {"executions", rep.executions},
+      {"steps", rep.steps},
+      {"elapsed_s", rep.elapsed_s},
+      {"budget_exhausted", rep.budget_exhausted},
+      {"dfs_exhausted", cfg.strategy == sim::StrategyKind::DFS ? nlohmann::json(rep.dfs_exhausted) : nlohmann::json()},
+      {"verdict", stress::to_string(rep.overall())},
+      {"failures", failures},
+  };
+  return j.dump(2) + "\n";
 }
 
 std::string write_atomically(const std::string& path, const std::string& text) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "wsstress/sim/engine.hpp"
 #include "wsstress/stress/campaign.hpp"
 #include "wsstress/stress/matrix.hpp"
 
@@ -17,6 +18,16 @@ std::string matrix_text(const std::vector<stress::MatrixReport>& per_engine);
 std::string matrix_row_text(const std::string& engine, const stress::MatrixRow& row);
 std::string matrix_json(const std::vector<stress::MatrixReport>& per_engine);
 std::string catalog_text();
+
+// `wsstress sim`: what ran (the header and the summary line), each failure
+// with its state dump, where its reproducer went, and the JSON report
+// (schema wsstress.sim/1; `repro_paths` in the order of the failures).
+std::string sim_report_header_text(const sim::SimCampaignReport& rep);
+std::string sim_failure_text(const sim::SimFailure& f);
+std::string sim_reproducer_text(const std::string& path, const sim::Repro& repro);
+std::string sim_report_json(const sim::SimCampaignReport& rep, const std::vector<std::string>& repro_paths);
+// A trace hash as reproducers and reports print it.
+std::string hash_text(std::uint64_t h);
 
 // Writes `text` to `path` atomically (a temporary file in the same folder,
 // then rename). Returns an error message, or empty on success.

@@ -4,7 +4,6 @@
 
 #include <cstdio>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "commands.hpp"
@@ -12,32 +11,25 @@
 #include "report.hpp"
 #include "trace.hpp"
 #include "wsstress/stress/catalog.hpp"
+#include "wsstress/stress/scenarios.hpp"
 
 namespace wsstress::cli {
 
 namespace {
 
-int exit_for(stress::VerdictKind k) {
-  switch (k) {
-    case stress::VerdictKind::Pass: return kOk;
-    case stress::VerdictKind::Bug: return kFailed;
-    case stress::VerdictKind::Hang: return kHang;
-    case stress::VerdictKind::Internal: return kInternal;
-  }
-  return kInternal;
-}
+struct SimOptions {
+  sim::SimCampaignSpec campaign;
+  SeedOptions seeds;
+  std::string json_path, repro_path, trace_out, input_path, strategy = "random", memory = "sc";
+  bool trace = false, shrink = false, quiet = false, keep_going = false;
+  CLI::Option* scenario_opt = nullptr;
+  CLI::Option* input_opt = nullptr;
+};
 
-std::string fmt(const char* f, double v) {
-  char b[64];
-  std::snprintf(b, sizeof b, f, v);
-  return b;
-}
-
-std::string hash_text(std::uint64_t h) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%016llx", static_cast<unsigned long long>(h));
-  return b;
-}
+struct ReplayOptions {
+  std::string file, trace_out;
+  bool trace = false, shrink = false;
+};
 
 // Re-runs a reproducer with its trace recorded, and writes what was asked.
 int emit_trace(const sim::Repro& r, bool text, const std::string& out_path) {
@@ -67,14 +59,35 @@ void print_shrink(const sim::ShrinkReport& s) {
               s.before.config.forced.size(), s.after.config.forced.size(), s.preemptions_before, s.preemptions_after);
 }
 
-}  // namespace
+// Writes one failure's reproducer (shrunk on request) and its traces, and
+// says where; returns the reproducer's path (empty if it could not be written).
+std::string write_failure(const SimOptions& o, const sim::SimFailure& f, int& code) {
+  const auto& run = o.campaign.base.run;
+  sim::Repro repro = f.repro;
+  const std::string path = o.repro_path.empty() ? "wsstress-" + run.scenario + "-" + run.mutant + "-seed" +
+                                                      std::to_string(f.seed) + ".repro"
+                                                : o.repro_path;
+  if (o.shrink) {
+    sim::ShrinkReport s = sim::shrink(repro);
+    print_shrink(s);
+    repro = s.after;
+  }
+  const std::string err = write_atomically(path, sim::write_repro(repro));
+  if (!err.empty()) {
+    std::fprintf(stderr, "wsstress: error: reproducer: %s\n", err.c_str());
+    code = kInternal;
+  } else {
+    const std::string t = sim_reproducer_text(path, repro);
+    std::fwrite(t.data(), 1, t.size(), stdout);
+  }
+  if (o.trace || !o.trace_out.empty()) {
+    const int c = emit_trace(repro, o.trace, o.trace_out);
+    if (c != kOk) code = c;
+  }
+  return path;
+}
 
 int sim_command(const SimOptions& o) {
-  const auto& b = o.campaign.base;
-  if (stress::find_mutant(b.run.mutant) == nullptr) {
-    std::fprintf(stderr, "wsstress: error: --mutant: unknown mutant '%s'\n", b.run.mutant.c_str());
-    return kUsage;
-  }
   const bool tty = !o.quiet && isatty(2);
   bool drawn = false;
   auto progress = [&](std::uint64_t done, std::uint64_t total, double elapsed) {
@@ -84,99 +97,20 @@ int sim_command(const SimOptions& o) {
                  static_cast<unsigned long long>(total), rate);
     drawn = true;
   };
-  sim::SimCampaignReport rep = sim::run_sim_campaign(o.campaign, progress);
+  const sim::SimCampaignReport rep = sim::run_sim_campaign(o.campaign, progress);
   if (drawn) std::fprintf(stderr, "\n");
-
-  const auto& cfg = o.campaign.config;
-  std::string text = "sim: scenario " + b.run.scenario + ", mutant " + b.run.mutant + ", strategy " +
-                     sim::to_string(cfg.strategy) + ", memory " + sim::to_string(cfg.memory) + ", seeds " +
-                     std::to_string(b.seeds.from) + ".." + std::to_string(b.seeds.to) +
-                     (b.shard.count > 1 ? " shard " + std::to_string(b.shard.index) + "/" + std::to_string(b.shard.count)
-                                        : "") +
-                     ", " + std::to_string(b.run.threads) + " threads x " + std::to_string(b.run.pools) + " pools, " +
-                     std::to_string(b.run.iterations) + " iterations\n";
-  text += "sim: " + std::to_string(rep.runs) + " of " + std::to_string(rep.seeds_planned) + " seeds, " +
-          std::to_string(rep.executions) + " executions, " + std::to_string(rep.steps) + " scheduling points in " +
-          fmt("%.2f", rep.elapsed_s) + " s (" + fmt("%.0f", rep.elapsed_s > 0 ? rep.steps / rep.elapsed_s : 0) +
-          " points/s, " + fmt("%.1f", rep.elapsed_s > 0 ? rep.runs / rep.elapsed_s : 0) + " seeds/s)" +
-          (rep.budget_exhausted ? ", stopped by --max-seconds" : "") + "\n";
-  if (cfg.strategy == sim::Strategy::DFS) {
-    text += "dfs: " + std::to_string(rep.executions) + " interleavings with at most " +
-            std::to_string(cfg.preemption_bound) + " preemptions " +
-            (rep.dfs_exhausted ? "- every one of them (exhaustive within the bound)"
-                               : "- not all: a limit stopped the search") +
-            (rep.failures.empty() ? "; none failed" : "") + "\n";
-  }
+  std::string text = sim_report_header_text(rep);
   std::fwrite(text.data(), 1, text.size(), stdout);
-
-  nlohmann::json failures = nlohmann::json::array();
-  int code = exit_for(rep.overall());
+  int code = exit_code_for(rep.overall());
+  std::vector<std::string> repro_paths;
   for (const auto& f : rep.failures) {
-    std::printf("\nFAILED seed %llu: %s: %s\n", static_cast<unsigned long long>(f.seed),
-                stress::to_string(f.result.verdict.kind), f.result.verdict.message.c_str());
-    if (!f.result.verdict.dump.empty()) std::printf("state when it was detected:\n%s", f.result.verdict.dump.c_str());
-    sim::Repro repro = f.repro;
-    std::string path = o.repro_path.empty() ? "wsstress-" + b.run.scenario + "-" + b.run.mutant + "-seed" +
-                                                  std::to_string(f.seed) + ".repro"
-                                            : o.repro_path;
-    if (o.shrink) {
-      sim::ShrinkReport s = sim::shrink(repro);
-      print_shrink(s);
-      repro = s.after;
-    }
-    const std::string err = write_atomically(path, sim::write_repro(repro));
-    if (!err.empty()) {
-      std::fprintf(stderr, "wsstress: error: reproducer: %s\n", err.c_str());
-      code = kInternal;
-    } else {
-      std::printf("reproducer: %s (%zu decisions, trace hash %s)\nreplay: wsstress replay %s --trace\n", path.c_str(),
-                  repro.config.forced.size(), hash_text(repro.trace_hash).c_str(), path.c_str());
-    }
-    if (o.trace || !o.trace_out.empty()) {
-      const int c = emit_trace(repro, o.trace, o.trace_out);
-      if (c != kOk) code = c;
-    }
-    failures.push_back({{"seed", f.seed},
-                        {"verdict", stress::to_string(f.result.verdict.kind)},
-                        {"message", f.result.verdict.message},
-                        {"dump", f.result.verdict.dump},
-                        {"steps", f.result.steps},
-                        {"trace_hash", hash_text(f.result.trace_hash)},
-                        {"reproducer", path},
-                        {"replay", "wsstress replay " + path},
-                        {"at_seconds", f.at_seconds}});
+    text = sim_failure_text(f);
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    repro_paths.push_back(write_failure(o, f, code));
   }
   std::printf("verdict: %s\n", stress::to_string(rep.overall()));
   if (!o.json_path.empty()) {
-    nlohmann::json j = {
-        {"schema", "wsstress.sim/1"},
-        {"tool", "wsstress 0.1.0"},
-        {"engine", std::string("sim-") + sim::to_string(cfg.memory)},
-        {"scenario", b.run.scenario},
-        {"mutant", b.run.mutant},
-        {"strategy", sim::to_string(cfg.strategy)},
-        {"memory", sim::to_string(cfg.memory)},
-        {"params",
-         {{"threads", b.run.threads},
-          {"pools", b.run.pools},
-          {"iterations", b.run.iterations},
-          {"pct_depth", cfg.pct_depth},
-          {"preemption_bound", cfg.preemption_bound},
-          {"step_budget", cfg.step_budget},
-          {"max_seconds", b.max_seconds}}},
-        {"seeds",
-         {{"from", b.seeds.from}, {"to", b.seeds.to}, {"shard", {{"index", b.shard.index}, {"count", b.shard.count}}},
-          {"planned", rep.seeds_planned}}},
-        {"runs", rep.runs},
-        {"executions", rep.executions},
-        {"steps", rep.steps},
-        {"elapsed_s", rep.elapsed_s},
-        {"budget_exhausted", rep.budget_exhausted},
-        {"dfs_exhausted", cfg.strategy == sim::Strategy::DFS ? nlohmann::json(rep.dfs_exhausted) : nlohmann::json()},
-        {"verdict", stress::to_string(rep.overall())},
-        {"failures", failures},
-    };
-    const std::string err = write_atomically(o.json_path, j.dump(2) + "\n");
+    const std::string err = write_atomically(o.json_path, sim_report_json(rep, repro_paths));
     if (!err.empty()) {
       std::fprintf(stderr, "wsstress: error: --json: %s\n", err.c_str());
       return kInternal;
@@ -243,7 +177,97 @@ int replay_command(const ReplayOptions& o) {
     }
     std::printf("shrunk reproducer: %s\n", out.c_str());
   }
-  return exit_for(res.verdict.kind);
+  return exit_code_for(res.verdict.kind);
+}
+
+void add_sim_options(CLI::App* cmd, SimOptions& o) {
+  auto& ss = o.campaign.base.run;
+  ss.iterations = 3;
+  o.scenario_opt = cmd->add_option("--scenario", ss.scenario, "what to run")
+                       ->check(CLI::IsMember(stress::scenario_names()))
+                       ->capture_default_str();
+  o.seeds.add_to(cmd);
+  cmd->add_option("--strategy", o.strategy, "random walk, PCT, or depth-first search with a preemption bound")
+      ->check(CLI::IsMember({"random", "pct", "dfs"}))
+      ->capture_default_str();
+  cmd->add_option("--memory", o.memory, "sequentially consistent, or x86-TSO store buffers")
+      ->check(CLI::IsMember({"sc", "tso"}))
+      ->capture_default_str();
+  cmd->add_option("--mutant", ss.mutant, "put a historical bug back")->check(CLI::IsMember(mutant_names()))->capture_default_str();
+  cmd->add_option("--threads", ss.threads, "worker threads per pool")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{64}))
+      ->capture_default_str();
+  cmd->add_option("--pools", ss.pools, "pools a scenario may use")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{8}))
+      ->capture_default_str();
+  cmd->add_option("--iterations", ss.iterations, "programs per seed")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100000}))
+      ->capture_default_str();
+  auto& cfg = o.campaign.config;
+  cmd->add_option("--pct-depth", cfg.pct_depth, "PCT: bug depth d")->check(CLI::Range(1u, 64u))->capture_default_str();
+  cmd->add_option("--preemption-bound", cfg.preemption_bound, "DFS: preemptions per schedule")
+      ->check(CLI::Range(0u, 64u))
+      ->capture_default_str();
+  cmd->add_option("--max-executions", o.campaign.max_executions, "DFS: schedules per seed at most")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1000000000}))
+      ->capture_default_str();
+  cmd->add_option("--step-budget", cfg.step_budget, "scheduling points before a livelock report")
+      ->check(CLI::Range(std::uint64_t{1000}, std::uint64_t{1000000000000}))
+      ->capture_default_str();
+  cmd->add_option("--max-seconds", o.campaign.base.max_seconds, "stop after this long (0: no limit)")
+      ->check(CLI::Range(0.0, 1e9));
+  cmd->add_option("--json", o.json_path, "write the report as JSON (schema wsstress.sim/1)")->check(writable_file_path());
+  cmd->add_option("--repro", o.repro_path, "where to write a failure's reproducer")->check(writable_file_path());
+  cmd->add_flag("--trace", o.trace, "print a failure's interleaving with source locations");
+  cmd->add_option("--trace-out", o.trace_out, "write a failure's trace as Chrome trace-event JSON (Perfetto)")
+      ->check(writable_file_path());
+  cmd->add_flag("--shrink", o.shrink, "minimise a failure's program and schedule before writing it");
+  o.input_opt = cmd->add_option("--input", o.input_path, "a program file (a program_fuzzer input) for --scenario program");
+  cmd->add_flag("--keep-going", o.keep_going, "keep sweeping after a failure");
+  cmd->add_flag("--quiet", o.quiet, "no progress line");
+}
+
+// What CLI11 cannot check, and the texts turned into the campaign's settings.
+bool resolve(SimOptions& o, std::string& error) {
+  auto& c = o.campaign.base;
+  if (!o.seeds.resolve(c.seeds, c.shard, error)) return false;
+  if (o.input_opt->count() > 0) {
+    if (!read_input(o.input_path, c.run.scenario, o.scenario_opt->count() > 0, c.run.input, error)) return false;
+    c.run.input_path = o.input_path;
+  }
+  c.stop_on_failure = !o.keep_going;
+  auto& cfg = o.campaign.config;
+  cfg.strategy = o.strategy == "pct"   ? sim::StrategyKind::PCT
+                 : o.strategy == "dfs" ? sim::StrategyKind::DFS
+                                       : sim::StrategyKind::Random;
+  cfg.memory = o.memory == "tso" ? sim::MemoryModel::TSO : sim::MemoryModel::SC;
+  return true;
+}
+
+}  // namespace
+
+Subcommand add_sim(CLI::App& parent) {
+  auto o = std::make_shared<SimOptions>();
+  CLI::App* cmd = parent.add_subcommand(
+      "sim", "the deterministic simulator: every thread a fiber, one seed one interleaving; exit 0 pass, 1 bug, "
+             "4 hang (lost wake-up or livelock)");
+  add_sim_options(cmd, *o);
+  return {cmd, [o] {
+            std::string error;
+            if (!resolve(*o, error)) return usage_error(error);
+            return sim_command(*o);
+          }};
+}
+
+Subcommand add_replay(CLI::App& parent) {
+  auto o = std::make_shared<ReplayOptions>();
+  CLI::App* cmd = parent.add_subcommand("replay", "replay a simulator reproducer exactly");
+  cmd->add_option("file", o->file, "the reproducer file")->required();
+  cmd->add_flag("--trace", o->trace, "print the interleaving with source locations");
+  cmd->add_option("--trace-out", o->trace_out, "write the trace as Chrome trace-event JSON (Perfetto)")
+      ->check(writable_file_path());
+  cmd->add_flag("--shrink", o->shrink, "minimise it, writing FILE.shrunk");
+  return {cmd, [o] { return replay_command(*o); }};
 }
 
 }  // namespace wsstress::cli

@@ -2,7 +2,7 @@
 // round and checks each result against a sequential computation. A watchdog
 // turns a hang into exit code 4 with the step that hung, so the command never
 // blocks forever.
-#include "smoke.hpp"
+#include "commands.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -19,6 +19,13 @@
 
 namespace wsstress::cli {
 namespace {
+
+struct SmokeOptions {
+  std::size_t threads = 0;
+  int fib = 25;
+  int rounds = 5;
+  int timeout_seconds = 60;
+};
 
 std::uint64_t fib_seq(int n) { return n < 2 ? n : fib_seq(n - 1) + fib_seq(n - 2); }
 
@@ -85,7 +92,6 @@ void warn_about_environment() {
   }
 }
 
-}  // namespace
 
 int run_smoke(const SmokeOptions& o) {
   warn_about_environment();
@@ -170,6 +176,21 @@ int run_smoke(const SmokeOptions& o) {
   }
   std::printf("smoke: ok\n");
   return kOk;
+}
+
+}  // namespace
+
+Subcommand add_smoke(CLI::App& parent) {
+  auto o = std::make_shared<SmokeOptions>();
+  CLI::App* cmd = parent.add_subcommand("smoke", "quick end-to-end run of the pool: join, install, cross-pool, "
+                                                 "broadcast, spawn, termination");
+  cmd->add_option("--threads", o->threads, "worker threads per pool (0: RAYON_NUM_THREADS or CPU count)")
+      ->check(CLI::Range(std::size_t{0}, std::size_t{65535}));
+  cmd->add_option("--fib", o->fib, "compute fib(N) with join")->check(CLI::Range(1, 40));
+  cmd->add_option("--rounds", o->rounds, "repeat each step this many times")->check(CLI::Range(1, 100000));
+  cmd->add_option("--timeout", o->timeout_seconds, "seconds before the watchdog declares a hang")
+      ->check(CLI::Range(1, 86400));
+  return {cmd, [o] { return run_smoke(*o); }};
 }
 
 }  // namespace wsstress::cli

@@ -144,7 +144,7 @@ TEST(ScheduleInput, HeaderDecodesAsDocumented) {
   EXPECT_EQ(in.spec.pools, 3u);
   EXPECT_EQ(in.spec.iterations, 2u);
   EXPECT_EQ(in.config.seed, 0x10u);
-  EXPECT_EQ(in.config.strategy, sim::Strategy::Fuzz);
+  EXPECT_EQ(in.config.strategy, sim::StrategyKind::Fuzz);
   EXPECT_EQ(in.config.fuzz_bytes, (std::vector<std::uint8_t>{7, 7, 7}));
   // The program scenario takes a length byte and that many program bytes.
   std::vector<std::uint8_t> p = {7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 1, 2, 3, 9};

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "wsstress/pool.hpp"
+#include "wsstress/pool/platform/splitmix64.hpp"
 
 namespace wsstress::test {
 
@@ -48,21 +49,8 @@ struct Jobs {
   std::vector<pool::JobHeader> headers;
 };
 
-// Deterministic generator for random test shapes (splitmix64).
-class TestRng {
- public:
-  explicit TestRng(std::uint64_t seed) : s_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (s_ += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  std::uint64_t below(std::uint64_t n) { return next() % n; }
-
- private:
-  std::uint64_t s_;
-};
+// Deterministic generator for random test shapes.
+using TestRng = wsstress::SplitMix64;
 
 // Counts a pool's workers that have started and exited, through its handlers.
 struct LifeCounter {

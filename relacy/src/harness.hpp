@@ -9,7 +9,7 @@
 
 #include "wsstress/pool/mutants.hpp"
 #include "wsstress/pool/thread_pool.hpp"
-#include "wsstress/stress/catalog.hpp"
+#include "wsstress/pool/mutant_list.hpp"
 #include "wsstress/relacy/models.hpp"
 #include "wsstress/relacy/platform.hpp"
 

@@ -29,7 +29,7 @@ RawResult run(const SearchSpec& s) {
 }  // namespace
 
 std::vector<ModelEntry> broadcast_entries() {
-  using namespace wsstress::stress::mutants;
+  using namespace wsstress::pool::mutants;
   return {
       {"broadcast", "none", &run<pool::NoMutants>, false},
       {"broadcast", "gate5_ignores_broadcasts", &run<Gate5IgnoresBroadcasts>},

@@ -39,7 +39,7 @@ RawResult run(const SearchSpec& s) {
 }  // namespace
 
 std::vector<ModelEntry> cross_entries() {
-  using namespace wsstress::stress::mutants;
+  using namespace wsstress::pool::mutants;
   return {
       {"cross", "none", &run<pool::NoMutants>, false},
       {"cross", "cross_is_cold", &run<CrossIsCold>},

@@ -54,7 +54,7 @@ RawResult run(const SearchSpec& s) {
 }  // namespace
 
 std::vector<ModelEntry> cross_scope_entries() {
-  using namespace wsstress::stress::mutants;
+  using namespace wsstress::pool::mutants;
   return {
       {"cross_scope", "none", &run<pool::NoMutants>, false},
       {"cross_scope", "scope_latch_no_keepalive", &run<ScopeLatchNoKeepAlive>, false,

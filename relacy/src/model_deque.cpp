@@ -52,7 +52,7 @@ RawResult run(const SearchSpec& s) {
 }  // namespace
 
 std::vector<ModelEntry> deque_entries() {
-  using namespace wsstress::stress::mutants;
+  using namespace wsstress::pool::mutants;
   return {
       {"deque", "none", &run<pool::NoMutants>, false},
       {"deque", "deque_pop_no_fence", &run<DequePopNoFence>},

@@ -156,7 +156,7 @@ RawResult run(const SearchSpec& s) {
 }  // namespace
 
 std::vector<ModelEntry> handshake_entries() {
-  using namespace wsstress::stress::mutants;
+  using namespace wsstress::pool::mutants;
   using pool::NoMutants;
   return {
       {"handshake_latch", "none", &run<LatchModel, NoMutants>, false},

@@ -45,7 +45,7 @@ RawResult run(const SearchSpec& s) {
 }  // namespace
 
 std::vector<ModelEntry> inject_entries() {
-  using namespace wsstress::stress::mutants;
+  using namespace wsstress::pool::mutants;
   return {
       {"inject", "none", &run<pool::NoMutants>, false},
       {"inject", "no_inject_fence", &run<NoInjectFence>, false, "equivalent under the C++ model with crossbeam's Injector: the publisher's push (a SeqCst CAS) and its read of the counters, and the sleeper's counter CAS and is_empty (two SeqCst loads), are all SeqCst, and SeqCst operations are never reordered, so the fence adds no ordering for injected jobs; no_inject_fence_acq_rel shows the fence is needed once the Injector's orders are weakened"},

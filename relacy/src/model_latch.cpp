@@ -40,7 +40,7 @@ RawResult run(const SearchSpec& s) {
 }  // namespace
 
 std::vector<ModelEntry> latch_entries() {
-  using namespace wsstress::stress::mutants;
+  using namespace wsstress::pool::mutants;
   return {
       {"latch", "none", &run<pool::NoMutants>, false},
       {"latch", "late_is_blocked_lock", &run<LateIsBlockedLock>},

@@ -34,7 +34,7 @@ RawResult run(const SearchSpec& s) {
 }  // namespace
 
 std::vector<ModelEntry> terminate_entries() {
-  using namespace wsstress::stress::mutants;
+  using namespace wsstress::pool::mutants;
   return {
       {"terminate", "none", &run<pool::NoMutants>, false},
       {"terminate", "terminate_no_wake", &run<TerminateNoWake>},

@@ -33,11 +33,7 @@ namespace wsstress::stress {
 
 VerdictKind CampaignReport::overall() const {
   VerdictKind worst = VerdictKind::Pass;
-  for (const SeedFailure& f : failures) {
-    if (f.verdict.kind == VerdictKind::Internal) return VerdictKind::Internal;
-    if (f.verdict.kind == VerdictKind::Hang) worst = VerdictKind::Hang;
-    if (f.verdict.kind == VerdictKind::Bug && worst == VerdictKind::Pass) worst = VerdictKind::Bug;
-  }
+  for (const SeedFailure& f : failures) worst = worse(worst, f.verdict.kind);
   return worst;
 }
 
@@ -144,12 +140,7 @@ CampaignReport run_campaign(const CampaignSpec& spec, const CampaignHooks& hooks
   set_invariant_handler(&on_invariant);
   install_crash_handlers();
 
-  const std::uint64_t span = spec.seeds.to - spec.seeds.from;  // inclusive range: span + 1 seeds
-  const std::uint64_t count = spec.shard.count;
-  const std::uint64_t planned =
-      span / count + ((span % count) >= spec.shard.index ? 1 : 0);  // seeds in this shard
-  active.report.seeds_planned = planned;
-
+  active.report.seeds_planned = seeds_in_shard(spec.seeds, spec.shard);
   RunFn run = find_runner(spec.run.mutant);
 
   // The watchdog: no progress for timeout seconds is a hang.
@@ -176,14 +167,8 @@ CampaignReport run_campaign(const CampaignSpec& spec, const CampaignHooks& hooks
     }
   });
 
-  Clock::time_point last_progress_call = Clock::now() - std::chrono::seconds(1);
-  std::uint64_t done = 0;
-  for (std::uint64_t k = 0; k < planned; ++k) {
-    if (spec.max_seconds > 0 && seconds_since(active.start) >= spec.max_seconds) {
-      active.report.budget_exhausted = true;
-      break;
-    }
-    const std::uint64_t seed = spec.seeds.from + spec.shard.index + k * count;
+  const SweepPlan plan{spec.seeds, spec.shard, spec.max_seconds, spec.stop_on_failure};
+  const SweepOutcome swept = sweep(plan, [&](std::uint64_t seed) {
     {
       std::lock_guard<std::mutex> g(active.m);
       active.seed = seed;
@@ -196,21 +181,13 @@ CampaignReport run_campaign(const CampaignSpec& spec, const CampaignHooks& hooks
       v = run(spec.run, seed);
       LiveState::get().reset();
     }
-    ++done;
-    {
-      std::lock_guard<std::mutex> g(active.m);
-      active.report.runs = done;
-      if (v.kind != VerdictKind::Pass) {
-        active.report.failures.push_back(
-            {seed, std::move(v), replay_command(spec.program, spec.run, seed), seconds_since(active.start)});
-      }
-    }
-    if (hooks.progress && seconds_since(last_progress_call) >= 0.1) {
-      last_progress_call = Clock::now();
-      hooks.progress(done, planned, seconds_since(active.start));
-    }
-    if (spec.stop_on_failure && !active.report.failures.empty()) break;
-  }
+    std::lock_guard<std::mutex> g(active.m);
+    ++active.report.runs;
+    if (v.kind == VerdictKind::Pass) return false;
+    active.report.failures.push_back(
+        {seed, std::move(v), replay_command(spec.program, spec.run, seed), seconds_since(active.start)});
+    return true;
+  }, hooks.progress);
 
   {
     std::lock_guard<std::mutex> g(wd_m);
@@ -218,11 +195,11 @@ CampaignReport run_campaign(const CampaignSpec& spec, const CampaignHooks& hooks
   }
   wd_cv.notify_all();
   watchdog.join();
-  if (hooks.progress) hooks.progress(done, planned, seconds_since(active.start));
 
   CampaignReport out;
   {
     std::lock_guard<std::mutex> g(active.m);
+    active.report.budget_exhausted = swept.budget_exhausted;
     active.report.elapsed_s = seconds_since(active.start);
     out = active.report;
   }

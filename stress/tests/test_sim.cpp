@@ -15,7 +15,7 @@ namespace {
 using namespace wsstress;
 using sim::MemoryModel;
 using sim::SimConfig;
-using sim::Strategy;
+using sim::StrategyKind;
 
 stress::RunSpec small(const std::string& scenario) {
   stress::RunSpec s;
@@ -68,7 +68,7 @@ INSTANTIATE_TEST_SUITE_P(EveryScenarioAndMemoryModel, Determinism, ::testing::Va
 
 TEST(Strategies, RandomAndPctPassTheCleanPool) {
   sim::SimRunFn run = sim::find_sim_runner("none");
-  for (Strategy st : {Strategy::Random, Strategy::PCT}) {
+  for (StrategyKind st : {StrategyKind::Random, StrategyKind::PCT}) {
     for (std::uint64_t seed = 0; seed < 30; ++seed) {
       SimConfig c;
       c.seed = seed;
@@ -85,7 +85,7 @@ TEST(Strategies, PctAndRandomScheduleDifferently) {
   SimConfig c;
   c.seed = 5;
   const auto random_hash = run(small("join"), c).trace_hash;
-  c.strategy = Strategy::PCT;
+  c.strategy = StrategyKind::PCT;
   EXPECT_NE(run(small("join"), c).trace_hash, random_hash);
 }
 
@@ -249,7 +249,7 @@ stress::RunSpec cross_scope_spec(const std::string& mutant) {
 TEST(Detection, ScopeLatchWithoutKeepAliveIsAUseAfterFree) {
   SimConfig c;
   c.seed = 76334;
-  c.strategy = Strategy::PCT;
+  c.strategy = StrategyKind::PCT;
   sim::SimResult r = sim::find_sim_runner("scope_latch_no_keepalive")(cross_scope_spec("scope_latch_no_keepalive"), c);
   ASSERT_EQ(r.verdict.kind, stress::VerdictKind::Bug) << r.verdict.message;
   EXPECT_NE(r.verdict.message.find("use after free: unlock on a destroyed pool object"), std::string::npos)
@@ -261,7 +261,7 @@ TEST(Detection, ScopeLatchWithoutKeepAliveIsAUseAfterFree) {
 TEST(Detection, CleanPoolPassesTheScopeLatchSeed) {
   SimConfig c;
   c.seed = 76334;
-  c.strategy = Strategy::PCT;
+  c.strategy = StrategyKind::PCT;
   sim::SimResult r = sim::find_sim_runner("none")(cross_scope_spec("none"), c);
   EXPECT_EQ(r.verdict.kind, stress::VerdictKind::Pass) << r.verdict.message;
 }

@@ -8,6 +8,7 @@
 #include "wsstress/stress/campaign.hpp"
 #include "wsstress/stress/catalog.hpp"
 #include "wsstress/stress/runner.hpp"
+#include "wsstress/sim/engine.hpp"
 
 namespace {
 using namespace wsstress::stress;
@@ -45,6 +46,18 @@ TEST(Runner, UnknownScenarioIsAnInternalVerdict) {
 TEST(Runner, EveryCatalogMutantHasARunner) {
   for (const MutantInfo& m : mutant_catalog()) EXPECT_NE(find_runner(m.name), nullptr) << m.name;
   EXPECT_EQ(find_runner("bogus"), nullptr);
+}
+
+// The catalog tells the story of exactly the policies of pool/mutant_list.hpp,
+// in its order (the matrix's rows follow the catalog).
+TEST(Runner, TheCatalogListsExactlyTheMutantList) {
+  namespace pm = wsstress::pool::mutants;
+  std::vector<std::string> listed(std::begin(pm::kPolicyNames), std::end(pm::kPolicyNames));
+  std::vector<std::string> catalog;
+  for (const MutantInfo& m : mutant_catalog()) catalog.push_back(m.name);
+  EXPECT_EQ(catalog, listed);
+  EXPECT_EQ(listed.front(), "none");
+  for (const std::string& name : listed) EXPECT_NE(wsstress::sim::find_sim_runner(name), nullptr) << name;
 }
 
 // One classifier for every engine's verdict (issue #15 point 4).

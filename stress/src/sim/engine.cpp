@@ -27,7 +27,7 @@ DfsReport dfs_explore(const SimProgram& run, SimConfig config, std::uint64_t max
     unsigned preempt_before;
   };
   DfsReport report;
-  config.strategy = Strategy::DFS;
+  config.strategy = StrategyKind::DFS;
   config.spurious_wakeup_per_mille = 0;
   std::vector<std::uint32_t> prefix;
   std::vector<Node> nodes;
@@ -192,10 +192,10 @@ std::optional<Repro> read_repro(const std::string& text, std::string& error) {
   r.config.preemption_bound = static_cast<unsigned>(bound);
   r.config.step_budget = budget;
   const std::string& st = fields["strategy"];
-  if (st == "random") r.config.strategy = Strategy::Random;
-  else if (st == "pct") r.config.strategy = Strategy::PCT;
-  else if (st == "dfs") r.config.strategy = Strategy::DFS;
-  else if (st == "fuzz") r.config.strategy = Strategy::Fuzz;  // its schedule holds every decision
+  if (st == "random") r.config.strategy = StrategyKind::Random;
+  else if (st == "pct") r.config.strategy = StrategyKind::PCT;
+  else if (st == "dfs") r.config.strategy = StrategyKind::DFS;
+  else if (st == "fuzz") r.config.strategy = StrategyKind::Fuzz;  // its schedule holds every decision
   else {
     error = "reproducer names an unknown strategy '" + st + "'";
     return std::nullopt;
@@ -250,7 +250,7 @@ std::optional<Repro> read_repro(const std::string& text, std::string& error) {
 
 std::size_t count_preemptions(SimRunFn run, const Repro& r) {
   SimConfig c = r.config;
-  c.strategy = Strategy::DFS;
+  c.strategy = StrategyKind::DFS;
   SimResult res = run(r.spec, c);
   std::size_t n = 0;
   for (std::size_t i = 0; i < res.decisions.size() && i < res.schedule.size(); ++i) {
@@ -318,7 +318,7 @@ ShrinkReport shrink(const Repro& failing) {
   //    the shortest prefix that still fails, then each remaining preemption
   //    replaced by the default where the failure survives.
   SimConfig base = cur.config;
-  base.strategy = Strategy::DFS;
+  base.strategy = StrategyKind::DFS;
   base.spurious_wakeup_per_mille = 0;
   {
     SimResult r;
@@ -367,7 +367,7 @@ ShrinkReport shrink(const Repro& failing) {
   }
   cur.config = base;
   cur.config.forced = cur_res.schedule;
-  cur.config.strategy = Strategy::DFS;
+  cur.config.strategy = StrategyKind::DFS;
   cur.verdict = stress::to_string(cur_res.verdict.kind);
   cur.message = cur_res.verdict.message;
   cur.trace_hash = cur_res.trace_hash;
@@ -381,77 +381,66 @@ ShrinkReport shrink(const Repro& failing) {
 
 stress::VerdictKind SimCampaignReport::overall() const {
   stress::VerdictKind worst = stress::VerdictKind::Pass;
-  for (const SimFailure& f : failures) {
-    const auto k = f.result.verdict.kind;
-    if (k == stress::VerdictKind::Internal) return k;
-    if (k == stress::VerdictKind::Hang) worst = k;
-    if (k == stress::VerdictKind::Bug && worst == stress::VerdictKind::Pass) worst = k;
-  }
+  for (const SimFailure& f : failures) worst = stress::worse(worst, f.result.verdict.kind);
   return worst;
 }
 
-SimCampaignReport run_sim_campaign(const SimCampaignSpec& spec,
-                                   const std::function<void(std::uint64_t, std::uint64_t, double)>& progress) {
+namespace {
+
+// One seed: one execution per repeat, or a whole DFS tree. A failure comes
+// back with the configuration that replays it.
+std::optional<SimResult> run_sim_seed(const SimCampaignSpec& spec, SimRunFn run, SimConfig& cfg, double seconds_left,
+                                      SimCampaignReport& report) {
+  if (cfg.strategy == StrategyKind::DFS) {
+    DfsReport d = dfs_explore(run, spec.base.run, cfg, spec.max_executions, seconds_left);
+    report.executions += d.executions;
+    report.steps += d.steps;
+    report.dfs_exhausted = report.dfs_exhausted && d.exhausted;
+    if (d.failure) cfg = d.failing_config;
+    return std::move(d.failure);
+  }
+  for (std::uint64_t rep = 0; rep < spec.base.repeat; ++rep) {
+    SimResult r = run(spec.base.run, cfg);
+    ++report.executions;
+    report.steps += r.steps;
+    if (r.verdict.kind != stress::VerdictKind::Pass) {
+      cfg.forced = r.schedule;
+      return r;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+SimCampaignReport run_sim_campaign(const SimCampaignSpec& spec, const stress::ProgressFn& progress) {
   SimCampaignReport report;
   report.spec = spec;
   const auto& b = spec.base;
-  const std::uint64_t span = b.seeds.to - b.seeds.from;
-  const std::uint64_t planned = span / b.shard.count + ((span % b.shard.count) >= b.shard.index ? 1 : 0);
-  report.seeds_planned = planned;
+  report.seeds_planned = stress::seeds_in_shard(b.seeds, b.shard);
   SimRunFn run = find_sim_runner(b.run.mutant);
   const auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-  auto last_progress = start - std::chrono::seconds(1);
-  for (std::uint64_t k = 0; k < planned; ++k) {
-    if (b.max_seconds > 0 && elapsed() >= b.max_seconds) {
-      report.budget_exhausted = true;
-      break;
-    }
-    const std::uint64_t seed = b.seeds.from + b.shard.index + k * b.shard.count;
+  const stress::SweepPlan plan{b.seeds, b.shard, b.max_seconds, b.stop_on_failure};
+  const stress::SweepOutcome swept = stress::sweep(plan, [&](std::uint64_t seed) {
     SimConfig cfg = spec.config;
     cfg.seed = seed;
-    std::optional<SimResult> failed;
-    SimConfig failing_cfg = cfg;
-    if (cfg.strategy == Strategy::DFS) {
-      const double left = b.max_seconds > 0 ? b.max_seconds - elapsed() : 0;
-      DfsReport d = dfs_explore(run, b.run, cfg, spec.max_executions, left);
-      report.executions += d.executions;
-      report.steps += d.steps;
-      report.dfs_exhausted = report.dfs_exhausted && d.exhausted;
-      if (d.failure) {
-        failed = std::move(d.failure);
-        failing_cfg = d.failing_config;
-      }
-    } else {
-      for (std::uint64_t rep = 0; rep < b.repeat && !failed; ++rep) {
-        SimResult r = run(b.run, cfg);
-        ++report.executions;
-        report.steps += r.steps;
-        if (r.verdict.kind != stress::VerdictKind::Pass) {
-          failing_cfg.forced = r.schedule;
-          failed = std::move(r);
-        }
-      }
-    }
+    const double left = b.max_seconds > 0 ? b.max_seconds - elapsed() : 0;
+    std::optional<SimResult> failed = run_sim_seed(spec, run, cfg, left, report);
     ++report.runs;
-    if (failed) {
-      Repro repro;
-      repro.spec = b.run;
-      repro.config = failing_cfg;
-      repro.config.record_trace = false;
-      repro.verdict = stress::to_string(failed->verdict.kind);
-      repro.message = failed->verdict.message;
-      repro.trace_hash = failed->trace_hash;
-      report.failures.push_back({seed, std::move(*failed), std::move(repro), elapsed()});
-    }
-    if (progress && std::chrono::steady_clock::now() - last_progress > std::chrono::milliseconds(100)) {
-      last_progress = std::chrono::steady_clock::now();
-      progress(report.runs, planned, elapsed());
-    }
-    if (b.stop_on_failure && !report.failures.empty()) break;
-  }
+    if (!failed) return false;
+    Repro repro;
+    repro.spec = b.run;
+    repro.config = cfg;
+    repro.config.record_trace = false;
+    repro.verdict = stress::to_string(failed->verdict.kind);
+    repro.message = failed->verdict.message;
+    repro.trace_hash = failed->trace_hash;
+    report.failures.push_back({seed, std::move(*failed), std::move(repro), elapsed()});
+    return true;
+  }, progress);
+  report.budget_exhausted = swept.budget_exhausted;
   report.elapsed_s = elapsed();
-  if (progress) progress(report.runs, planned, report.elapsed_s);
   return report;
 }
 

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "wsstress/stress/scenarios.hpp"
+
 namespace wsstress::sim {
 
 stress::RunSpec program_input_spec(const std::uint8_t* data, std::size_t size, const std::string& mutant) {
@@ -18,8 +20,7 @@ stress::RunSpec program_input_spec(const std::uint8_t* data, std::size_t size, c
 }
 
 const std::vector<std::string>& schedule_fuzz_scenarios() {
-  static const std::vector<std::string> names = {"join",  "inject",    "cross",     "terminate",
-                                                 "scope", "broadcast", "exception", "program"};
+  static const std::vector<std::string> names = stress::scenario_names_where(&stress::ScenarioInfo::schedule_fuzzed);
   return names;
 }
 
@@ -45,7 +46,7 @@ ScheduleInput decode_schedule_input(const std::uint8_t* data, std::size_t size, 
     if (in.spec.input.empty()) in.spec.input.push_back('\0');
     at += len;
   }
-  in.config.strategy = Strategy::Fuzz;
+  in.config.strategy = StrategyKind::Fuzz;
   if (at < size) in.config.fuzz_bytes.assign(data + at, data + size);
   // A scenario at these sizes finishes in well under a million points; a run
   // that does not is a livelock (or a lost wake-up among polling fibers).
@@ -75,7 +76,7 @@ Repro program_repro(const std::uint8_t* data, std::size_t size, const std::strin
   if (run == nullptr) return rep;
   for (unsigned seed = 0; seed < max_seeds && !found; ++seed) {
     for (MemoryModel mem : {MemoryModel::SC, MemoryModel::TSO}) {
-      for (Strategy st : {Strategy::Random, Strategy::PCT}) {
+      for (StrategyKind st : {StrategyKind::Random, StrategyKind::PCT}) {
         SimConfig cfg;
         cfg.seed = seed;
         cfg.memory = mem;

@@ -7,11 +7,11 @@
 // one atomic, they are totally ordered: either the owner sees SET and does not
 // sleep (gates 1 and 3 of `sleep()`), or the setter's swap returns SLEEPING and
 // the setter must wake the owner. That is how a set latch can never be lost
-// without any help from the jobs event counter.
+// without any help from the jobs event counter (sleep/README.md §3).
 //
 // SpinLatch: a CoreLatch owned by one worker, which the setter wakes through the
 // owner's registry; `SpinLatch::cross` additionally keeps that registry alive
-// across the set, for a waiter in another pool. LockLatch: mutex + condvar, for
+// across the set, for a waiter in another pool (sleep/README.md §8). LockLatch: mutex + condvar, for
 // threads outside any pool. CountLatch / CountLockLatch: set when a counter
 // reaches zero. LatchRef: a borrowed latch (rayon-core's `impl Latch for &L`).
 #pragma once

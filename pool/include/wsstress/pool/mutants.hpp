@@ -5,7 +5,7 @@
 // read with `if constexpr`, so NoMutants compiles each one away. Non-production
 // builds instantiate the pool with a policy derived from NoMutants that flips
 // one switch, putting a real historical rayon-core bug back (the catalog, with
-// names, history and expected failures, is stress/mutants/catalog.hpp), or turn
+// names, history and expected failures, is stress/src/catalog.cpp), or turn
 // a model knob such as the width of the jobs event counter.
 #pragma once
 

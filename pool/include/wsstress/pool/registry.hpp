@@ -665,7 +665,7 @@ void SpinLatch<P, M>::set() noexcept {
   Registry<P, M>* registry = registry_;
   const std::size_t target = target_worker_index_;
   // A waiter in another pool may see the latch, return, and drop the last
-  // reference to its pool before we notify it (rayon cbd484c): hold one.
+  // reference to its pool before we notify it (rayon cbd484c; sleep/README.md §8): hold one.
   RegistryRef<P, M> keep_alive;
   if (cross_ && !M::kCrossLatchNoKeepAlive) keep_alive = RegistryRef<P, M>(registry);
   [[maybe_unused]] const std::uintptr_t latch_addr = reinterpret_cast<std::uintptr_t>(&core_latch_);
@@ -677,7 +677,7 @@ void SpinLatch<P, M>::set() noexcept {
 }
 
 // ---------------------------------------------------------------------------
-// ScopeLatch: counts jobs of a broadcast (and, later, a scope) down to zero.
+// ScopeLatch: counts the jobs of a broadcast or of a scope down to zero.
 // On a worker (of any pool) the waiter keeps working and is woken through its
 // own registry; elsewhere it blocks on a CountLockLatch.
 //

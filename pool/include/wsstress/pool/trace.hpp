@@ -52,8 +52,20 @@ struct Event {
   EventKind kind;
   const void* registry = nullptr;
   std::uint32_t worker = kNoWorker;
-  std::uint64_t a = 0;
+  std::uint64_t a = 0;  // the payload, named by the accessors below
   std::uint64_t b = 0;
+
+  std::uint64_t latch() const noexcept { return a; }    // ThreadIdle, ThreadSawLatchSet, ThreadSleeping,
+                                                        // ThreadAwoken, ThreadSleepInterruptedByLatch, LatchSet
+  std::uint64_t rounds() const noexcept { return a; }   // ThreadFoundWork, ThreadIdleRound
+  std::uint64_t jec() const noexcept { return a; }      // ThreadSleepy
+  std::uint64_t gate() const noexcept { return a; }     // ThreadSleepGate
+  std::uint64_t victim() const noexcept { return a; }   // JobStolen
+  std::uint64_t count() const noexcept { return a; }    // JobsInjected, JobBroadcast
+  std::uint64_t idle() const noexcept { return a; }     // JobThreadCounts
+  std::uint64_t sleepers() const noexcept { return b; } // JobThreadCounts
+  bool owner_slept() const noexcept { return b != 0; }  // LatchSet
+  StealRetryFrom retry_from() const noexcept { return static_cast<StealRetryFrom>(a); }  // StealRetry
 };
 
 // Reports an event to platform P if it listens; a no-op otherwise.

@@ -10,6 +10,7 @@
 
 #include "wsstress/sim/sim.hpp"
 #include "wsstress/stress/campaign.hpp"
+#include "wsstress/stress/runner.hpp"
 #include "wsstress/stress/scenarios.hpp"
 
 namespace wsstress::sim {
@@ -32,18 +33,7 @@ SimResult sim_run_one(const stress::RunSpec& spec, const SimConfig& config) {
   using M = ShortSpin<M0>;
   return simulate(config, [&]() -> stress::Verdict {
     stress::Ctx<SimPlatform, M> c(spec, config.seed);
-    try {
-      if (!stress::Scenarios<SimPlatform, M>::run(c, spec.scenario)) {
-        return stress::Verdict{stress::VerdictKind::Internal, "unknown scenario '" + spec.scenario + "'", {}};
-      }
-    } catch (const stress::Thrown& t) {
-      return stress::Verdict{stress::VerdictKind::Bug,
-                             "an exception thrown by a job (id " + std::to_string(t.id) + ") escaped the scenario", {}};
-    } catch (const std::exception& e) {
-      return stress::Verdict{stress::VerdictKind::Bug, std::string("unexpected exception from the pool: ") + e.what(),
-                             {}};
-    }
-    return c.verdict();
+    return stress::run_scenario(c);
   });
 }
 
@@ -127,7 +117,6 @@ struct SimCampaignReport {
   stress::VerdictKind overall() const;
 };
 
-SimCampaignReport run_sim_campaign(const SimCampaignSpec& spec,
-                                   const std::function<void(std::uint64_t, std::uint64_t, double)>& progress);
+SimCampaignReport run_sim_campaign(const SimCampaignSpec& spec, const stress::ProgressFn& progress);
 
 }  // namespace wsstress::sim

@@ -14,7 +14,7 @@
 //               the input's bytes run out
 //   program     only for the program scenario: a length byte L (at most 64),
 //               then L bytes of program
-//   the rest    one byte per scheduling decision (Strategy::Fuzz)
+//   the rest    one byte per scheduling decision (StrategyKind::Fuzz)
 #pragma once
 
 #include <cstddef>

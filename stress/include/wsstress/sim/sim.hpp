@@ -51,9 +51,9 @@ using pool::SrcLoc;
 enum class MemoryModel { SC, TSO };
 // Fuzz: each decision is read from `fuzz_bytes` (a coverage-guided fuzzer's
 // input), then from a generator seeded with `seed` once they run out.
-enum class Strategy { Random, PCT, DFS, Fuzz };
+enum class StrategyKind { Random, PCT, DFS, Fuzz };
 const char* to_string(MemoryModel m) noexcept;
-const char* to_string(Strategy s) noexcept;
+const char* to_string(StrategyKind s) noexcept;
 
 // What a scheduling point does, for traces.
 enum class Op : std::uint8_t {
@@ -64,7 +64,7 @@ const char* to_string(Op op) noexcept;
 
 struct SimConfig {
   std::uint64_t seed = 0;
-  Strategy strategy = Strategy::Random;
+  StrategyKind strategy = StrategyKind::Random;
   MemoryModel memory = MemoryModel::SC;
   unsigned pct_depth = 3;                 // PCT: d (priority change points + 1)
   std::uint64_t pct_steps = 20000;        // PCT: k, the steps change points are drawn from

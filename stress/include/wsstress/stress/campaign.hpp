@@ -12,17 +12,9 @@
 #include <vector>
 
 #include "wsstress/stress/scenario.hpp"
+#include "wsstress/stress/sweep.hpp"
 
 namespace wsstress::stress {
-
-struct SeedRange {
-  std::uint64_t from = 0, to = 0;  // inclusive
-};
-
-// Shard `index` of `count` runs the seeds s with (s - from) % count == index.
-struct Shard {
-  std::uint64_t index = 0, count = 1;
-};
 
 struct CampaignSpec {
   RunSpec run;
@@ -53,7 +45,7 @@ struct CampaignReport {
 
 struct CampaignHooks {
   // Called at most ten times a second, and once at the end.
-  std::function<void(std::uint64_t done, std::uint64_t total, double elapsed_s)> progress;
+  ProgressFn progress;
   // A hang or a broken invariant: `report` ends with that failure. Must not return.
   std::function<void(const CampaignReport& report)> fatal;
 };

@@ -1,69 +1,21 @@
 // The mutant catalog: rayon-core's real historical concurrency bugs (and a few
-// of their near relatives), each a mutant policy that flips one switch of
-// pool/mutants.hpp, with its name, its upstream history, the failure it
-// causes, the scenario that exposes it fastest and the engines expected to
-// catch it. `none` is the clean pool.
+// of their near relatives), each a policy of pool/mutant_list.hpp that flips
+// one switch of pool/mutants.hpp, with its name, its upstream history, the
+// failure it causes, the scenario that exposes it fastest and the engines
+// expected to catch it. `none` is the clean pool. The catalog lists exactly
+// the policies of mutant_list.hpp, in its order (a test checks it).
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "wsstress/pool/mutants.hpp"
+#include "wsstress/pool/mutant_list.hpp"
 #include "wsstress/stress/failure_kind.hpp"
 
 namespace wsstress::stress {
 
-namespace mutants {
-using pool::NoMutants;
-struct NoGate5 : NoMutants { static constexpr bool kNoGate5 = true; };
-// gate 5 matters only when the JEC cannot tell: narrow it, as upstream's
-// reasoning (rollover) and the Relacy notes suggest.
-struct NoGate5NarrowJec : NoMutants {
-  static constexpr bool kNoGate5 = true;
-  static constexpr unsigned kJecBits = 1;
-};
-struct NoInjectFence : NoMutants { static constexpr bool kNoInjectFence = true; };
-struct NoSleepFence : NoMutants { static constexpr bool kNoSleepFence = true; };
-struct LateIsBlockedLock : NoMutants { static constexpr bool kLateIsBlockedLock = true; };
-struct Gate5IgnoresBroadcasts : NoMutants { static constexpr bool kGate5IgnoresBroadcasts = true; };
-struct CrossLatchNoKeepAlive : NoMutants { static constexpr bool kCrossLatchNoKeepAlive = true; };
-struct ScopeLatchNoKeepAlive : NoMutants { static constexpr bool kScopeLatchNoKeepAlive = true; };
-struct CrossIsCold : NoMutants { static constexpr bool kCrossIsCold = true; };
-struct SelfInstallBlocks : NoMutants { static constexpr bool kSelfInstallBlocks = true; };
-struct LatchSetNoWake : NoMutants { static constexpr bool kLatchSetNoWake = true; };
-struct TerminateNoWake : NoMutants { static constexpr bool kTerminateNoWake = true; };
-struct LockLatchSetOutsideMutex : NoMutants { static constexpr bool kLockLatchSetOutsideMutex = true; };
-struct ColdLatchNoReset : NoMutants { static constexpr bool kColdLatchNoReset = true; };
-struct SpawnNoTerminateCount : NoMutants { static constexpr bool kSpawnNoTerminateCount = true; };
-struct IsSleepyAlwaysTrue : NoMutants { static constexpr bool kIsSleepyAlwaysTrue = true; };
-struct JecCarry : NoMutants {
-  static constexpr unsigned kJecBits = 2;
-  static constexpr bool kJecBelowCounters = true;
-  static constexpr bool kJecIncrementCarries = true;
-};
-struct DequePopNoFence : NoMutants { static constexpr bool kDequePopNoFence = true; };
-// The fence table (pool/README.md): the Injector weakened to the orders the
-// seeds' proof sketch assumes, alone (a negative control: the fences cover it)
-// and with either handshake fence removed.
-struct InjectorAcqRel : NoMutants {
-  static constexpr bool kInjectorAcqRel = true;
-};
-struct NoInjectFenceAcqRel : NoMutants {
-  static constexpr bool kNoInjectFence = true;
-  static constexpr bool kInjectorAcqRel = true;
-};
-struct NoSleepFenceAcqRel : NoMutants {
-  static constexpr bool kNoSleepFence = true;
-  static constexpr bool kInjectorAcqRel = true;
-};
-// crossbeam-epoch's x86 pin (a SeqCst CAS on a private word) in Deque::steal.
-struct EpochPinX86Cas : NoMutants {
-  static constexpr bool kEpochPinX86Cas = true;
-};
-// Negative controls: expected harmless.
-struct NarrowJec : NoMutants { static constexpr unsigned kJecBits = 1; };
-struct CoreLatchSetSeqCst : NoMutants { static constexpr bool kCoreLatchSetSeqCst = true; };
-}  // namespace mutants
+// The policy types (pool/mutant_list.hpp), under the name the tools use.
+namespace mutants = pool::mutants;
 
 // What the real-thread engine is expected to do with a mutant.
 enum class Expect {

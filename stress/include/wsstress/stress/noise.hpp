@@ -7,10 +7,8 @@
 //     wake-ups, and just before a condvar wait) a seeded per-thread generator
 //     may yield or sleep a few microseconds, in the spirit of rr's chaos mode,
 //     to widen the windows lost wake-ups live in;
-//   - a worker table: every worker thread keeps, in a slot only it writes, its
-//     pool, index, phase (active / idle / sleepy / sleeping), idle rounds, the
-//     latch it waits on and the last gate it reached - what the hang watchdog
-//     prints;
+//   - the worker table (worker_state.hpp), which its events keep up to date
+//     for the hang watchdog;
 //   - invariant checks (WSSTRESS_CHECK in the pool), whose failures go to a
 //     handler the campaign installs, and a progress counter the watchdog reads.
 #pragma once
@@ -25,43 +23,13 @@
 
 #include "wsstress/pool/platform/std.hpp"
 #include "wsstress/pool/trace.hpp"
+#include "wsstress/stress/worker_state.hpp"
 
 namespace wsstress::stress {
 
 using pool::Event;
 using pool::EventKind;
 using pool::SrcLoc;
-
-enum class Phase : std::uint8_t { Active, Idle, Sleepy, Sleeping, Exited };
-const char* to_string(Phase p) noexcept;
-
-// What one worker thread last reported about itself. Written only by that
-// thread (relaxed atomics), read by the watchdog.
-struct WorkerSlot {
-  std::atomic<const void*> registry{nullptr};
-  std::atomic<std::uint32_t> index{0};
-  std::atomic<Phase> phase{Phase::Active};
-  std::atomic<std::uint32_t> rounds{0};
-  std::atomic<std::uintptr_t> latch{0};
-  std::atomic<std::uint8_t> gate{0};
-  std::atomic<bool> in_use{false};
-};
-
-// Every worker slot there is; slots are reused once their thread exits.
-class WorkerTable {
- public:
-  static WorkerTable& get();
-  WorkerSlot* acquire(const void* registry, std::uint32_t index);
-  void release(WorkerSlot* slot);
-  // Calls f(slot) for each slot in use, under the table's lock.
-  void for_each(const std::function<void(const WorkerSlot&)>& f);
-  // Marks every slot free (the simulator, between runs).
-  void clear();
-
- private:
-  std::mutex m_;
-  std::deque<WorkerSlot> slots_;  // a deque: slots never move
-};
 
 // Noise settings of the current run; level 0 turns noise off.
 struct Noise {

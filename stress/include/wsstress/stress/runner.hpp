@@ -1,6 +1,7 @@
 // One run: a scenario, for one seed, over the pool instantiated with
 // NoisyPlatform and mutant policy M. Each mutant's runner is compiled in its
-// own translation unit (src/mutants/*.cpp); RunFn points at one of them.
+// own translation unit (generated from pool/mutant_list.hpp); RunFn points at
+// one of them.
 #pragma once
 
 #include <cstdint>
@@ -18,13 +19,13 @@ using RunFn = Verdict (*)(const RunSpec& spec, std::uint64_t seed);
 // The runner of a catalog mutant ("none" for the clean pool), or null.
 RunFn find_runner(const std::string& mutant);
 
-template <class M>
-Verdict run_one(const RunSpec& spec, std::uint64_t seed) {
-  Noise::configure(spec.noise, seed);
-  Ctx<NoisyPlatform, M> c(spec, seed);
+// Runs the spec's scenario in `c` and turns how it ended into a verdict: the
+// one mapping of a scenario's exceptions, for every engine.
+template <class P, class M>
+Verdict run_scenario(Ctx<P, M>& c) {
   try {
-    if (!Scenarios<NoisyPlatform, M>::run(c, spec.scenario)) {
-      return Verdict{VerdictKind::Internal, "unknown scenario '" + spec.scenario + "'", {}};
+    if (!Scenarios<P, M>::run(c, c.spec.scenario)) {
+      return Verdict{VerdictKind::Internal, "unknown scenario '" + c.spec.scenario + "'", {}};
     }
   } catch (const Thrown& t) {
     return Verdict{VerdictKind::Bug, "an exception thrown by a job (id " + std::to_string(t.id) +
@@ -33,6 +34,13 @@ Verdict run_one(const RunSpec& spec, std::uint64_t seed) {
     return Verdict{VerdictKind::Bug, std::string("unexpected exception from the pool: ") + e.what(), {}};
   }
   return c.verdict();
+}
+
+template <class M>
+Verdict run_one(const RunSpec& spec, std::uint64_t seed) {
+  Noise::configure(spec.noise, seed);
+  Ctx<NoisyPlatform, M> c(spec, seed);
+  return run_scenario(c);
 }
 
 }  // namespace wsstress::stress

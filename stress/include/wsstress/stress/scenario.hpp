@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "wsstress/pool.hpp"
+#include "wsstress/pool/platform/splitmix64.hpp"
 #include "wsstress/stress/dump.hpp"
 
 namespace wsstress::stress {
@@ -42,23 +43,8 @@ struct Verdict {
   std::string dump;     // state of every pool and thread, for hangs and invariant failures
 };
 
-// Deterministic generator for program shapes (splitmix64).
-class Rng {
- public:
-  explicit Rng(std::uint64_t seed) : s_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (s_ += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  std::uint64_t below(std::uint64_t n) { return n == 0 ? 0 : next() % n; }
-  bool chance(unsigned one_in) { return below(one_in) == 0; }
-  Rng fork() { return Rng(next()); }
-
- private:
-  std::uint64_t s_;
-};
+// Deterministic generator for program shapes.
+using Rng = SplitMix64;
 
 // What the watchdog can see of a run in progress. One per process; scenarios
 // register pools and outside threads through Ctx.

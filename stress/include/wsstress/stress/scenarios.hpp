@@ -36,10 +36,45 @@
 
 namespace wsstress::stress {
 
+// Every scenario, once: X(name, in_mixed, schedule_fuzzed). `name` is also
+// the member of Scenarios<P, M> that runs it; `in_mixed`: mixed may pick it;
+// `schedule_fuzzed`: schedule_fuzzer's first byte may pick it (that list keeps
+// its order, so a stored corpus keeps its meaning). Adding a scenario is one
+// entry here and its member function below.
+#define WSSTRESS_SCENARIOS(X) \
+  X(join, true, true)         \
+  X(inject, true, true)       \
+  X(cross, true, true)        \
+  X(terminate, true, true)    \
+  X(scope, true, true)        \
+  X(broadcast, true, true)    \
+  X(exception, true, true)    \
+  X(program, true, true)      \
+  X(cross_scope, true, false) \
+  X(mixed, false, false)
+
+struct ScenarioInfo {
+  const char* name;
+  bool in_mixed;
+  bool schedule_fuzzed;
+};
+
+#define WSSTRESS_SCENARIO_INFO(name, in_mixed, fuzzed) ScenarioInfo{#name, in_mixed, fuzzed},
+inline constexpr ScenarioInfo kScenarios[] = {WSSTRESS_SCENARIOS(WSSTRESS_SCENARIO_INFO)};
+#undef WSSTRESS_SCENARIO_INFO
+
+// The names of the scenarios with `flag` set (every scenario without one), in
+// the list's order.
+inline std::vector<std::string> scenario_names_where(bool ScenarioInfo::*flag = nullptr) {
+  std::vector<std::string> out;
+  for (const ScenarioInfo& s : kScenarios) {
+    if (flag == nullptr || s.*flag) out.emplace_back(s.name);
+  }
+  return out;
+}
+
 inline const std::vector<std::string>& scenario_names() {
-  static const std::vector<std::string> names = {"join",      "inject",    "cross",       "terminate",
-                                                 "scope",     "broadcast", "exception",   "program",
-                                                 "cross_scope", "mixed"};
+  static const std::vector<std::string> names = scenario_names_where();
   return names;
 }
 
@@ -787,7 +822,8 @@ struct Scenarios {
     one.iterations = 1;
     for (std::size_t it = 0; it < c.spec.iterations; ++it) {
       C sub(one, c.rng.next());
-      run(sub, scenario_names()[c.rng.below(scenario_names().size() - 1)]);
+      static const std::vector<std::string> pick = scenario_names_where(&ScenarioInfo::in_mixed);
+      run(sub, pick[c.rng.below(pick.size())]);
       if (sub.failed()) {
         Verdict v = sub.verdict();
         c.check(false, v.message);
@@ -797,18 +833,14 @@ struct Scenarios {
 
   // Runs the named scenario; false if there is no such scenario.
   static bool run(C& c, const std::string& name) {
-    if (name == "join") join(c);
-    else if (name == "inject") inject(c);
-    else if (name == "cross") cross(c);
-    else if (name == "terminate") terminate(c);
-    else if (name == "scope") scope(c);
-    else if (name == "broadcast") broadcast(c);
-    else if (name == "exception") exception(c);
-    else if (name == "program") program(c);
-    else if (name == "cross_scope") cross_scope(c);
-    else if (name == "mixed") mixed(c);
-    else return false;
-    return true;
+#define WSSTRESS_SCENARIO_CASE(scenario, in_mixed, fuzzed) \
+  if (name == #scenario) {                                 \
+    scenario(c);                                           \
+    return true;                                           \
+  }
+    WSSTRESS_SCENARIOS(WSSTRESS_SCENARIO_CASE)
+#undef WSSTRESS_SCENARIO_CASE
+    return false;
   }
 };
 

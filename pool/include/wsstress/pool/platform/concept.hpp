@@ -2,9 +2,9 @@
 //
 // The algorithms (deque, latches, sleep, registry) are templates over a platform
 // P and touch threads and shared memory only through it, in the manner of folly's
-// DeterministicSchedule and of loom. Four instantiations are planned: StdPlatform
-// (production), a noisy real-thread platform for stress runs, the Boost.Context
-// fiber simulator and Relacy. This concept lists the contract so that a new
+// DeterministicSchedule and of loom. It has four: StdPlatform (production),
+// NoisyPlatform for stress runs on real threads (stress/noise.hpp), SimPlatform,
+// the Boost.Context fiber simulator (sim/sim.hpp), and RelacyPlatform. This concept lists the contract so that a new
 // platform fails to compile with a readable message instead of deep in the pool.
 //
 // Contract, beyond what the concept can express:

@@ -28,6 +28,7 @@
 
 #include "wsstress/pool/platform/concept.hpp"
 #include "wsstress/pool/platform/num_cpus.hpp"
+#include "wsstress/pool/platform/splitmix64.hpp"
 
 namespace wsstress::pool {
 
@@ -53,10 +54,7 @@ struct StdPlatform {
   // so a global counter run through splitmix64 is enough (rayon hashes one too).
   static std::uint64_t next_rng_seed() noexcept {
     static std::atomic<std::uint64_t> counter{0};
-    std::uint64_t z = counter.fetch_add(1, std::memory_order_relaxed) + 0x9e3779b97f4a7c15ull;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    z ^= z >> 31;
+    const std::uint64_t z = SplitMix64(counter.fetch_add(1, std::memory_order_relaxed)).next();
     return z == 0 ? 1 : z;
   }
 

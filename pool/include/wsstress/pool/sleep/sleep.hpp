@@ -3,24 +3,17 @@
 // An idle worker calls no_work_found once per fruitless search round: it yields
 // for 32 rounds, announces itself sleepy on the 32nd (making the JEC even and
 // remembering it), searches once more, and on round 33 calls sleep(), which
-// blocks only after passing five gates in order:
+// blocks only after passing five gates in order (sleep/README.md §2):
 //   1. latch.get_sleepy()        - the latch it waits on is not set yet;
-//   2. lock is_blocked           - taken before registering, held until wait(),
-//                                  so a waker sees either "awake" or "waiting";
+//   2. lock is_blocked           - taken before registering, held until wait();
 //   3. latch.fall_asleep()       - the latch is still not set, under the lock;
 //   4. JEC unchanged, and the CAS that adds a sleeping thread succeeds;
-//   5. SeqCst fence, then no job in the injector or this worker's broadcast queue.
-// The three ways to lose a wake-up and what stops each:
-//   - the latch is set: its own state word (gates 1 and 3 against set()'s swap);
-//   - a worker pushes to its deque: the JEC (gate 4). Missing it is allowed - no
-//     fence on that path - because the pusher will run the job itself;
-//   - an outside thread injects: the fence in new_injected_jobs pairs with the
-//     fence before gate 5, so either the injector sees the sleeper in the counters
-//     and wakes it, or the sleeper sees the job. This holds even if the JEC rolled
-//     over to the remembered value.
-// Wake rules: new_jobs wakes sleepers only when idle-but-awake threads are too
-// few for the new jobs; wake_any_threads tries workers from index 0 up; a thread
-// leaving the idle state (work_found) wakes up to two more.
+//   5. SeqCst fence, then no job in this worker's broadcast queue or the injector.
+// sleep/README.md names every race in which a wake-up could be lost, the gate
+// or fence that stops it, the mutant that removes it and the engine that shows
+// it: a latch set (§3), an injected job (§4, with what the two SeqCst fences
+// protect), a push to a worker's own deque (§5), broadcasts and termination
+// (§6), the wake rules (§7), and waiters outside the pool or in another (§8).
 #pragma once
 
 #include <algorithm>
@@ -119,8 +112,8 @@ class Sleep {
     wake_specific_thread(target_worker_index);
   }
 
-  // `num_jobs` jobs were injected from outside the pool (or broadcast). The fence
-  // pairs with the one before gate 5: see the header comment.
+  // `num_jobs` jobs were injected from outside the pool. The fence pairs with
+  // the one before gate 5 (sleep/README.md §4 says when either matters).
   void new_injected_jobs(std::size_t source_worker_index, std::uint32_t num_jobs,
                          bool queue_was_empty) noexcept {
     if constexpr (!M::kNoInjectFence) P::fence(std::memory_order_seq_cst);
@@ -128,7 +121,7 @@ class Sleep {
   }
 
   // `num_jobs` jobs were pushed on a worker's own deque. No fence: a sleeper that
-  // misses this job costs a helper, not a deadlock, since the pusher will run it.
+  // misses this job costs a helper, not the job (sleep/README.md §5).
   void new_internal_jobs(std::size_t source_worker_index, std::uint32_t num_jobs,
                          bool queue_was_empty) noexcept {
     new_jobs(source_worker_index, num_jobs, queue_was_empty);
@@ -197,7 +190,7 @@ class Sleep {
 
     // Gate 2: take the lock before registering as sleeping (gate 4) and hold it
     // until wait() releases it, so a waker never sees us registered but not yet
-    // blocked.
+    // blocked (sleep/README.md §3).
     WorkerSleepState& sleep_state = worker_sleep_states_[worker_index];
     std::unique_lock<Mutex> is_blocked(sleep_state.mutex, std::defer_lock);
     trace<P>([&] { return ev(EventKind::ThreadSleepGate, worker_index, 2); });
@@ -235,9 +228,10 @@ class Sleep {
     }
     WSSTRESS_CHECK(P, !sleep_state.is_blocked, "is_blocked already true when going to sleep");
 
-    // Gate 5: pairs with the fence in new_injected_jobs. Also checks this worker's
-    // broadcast queue (rayon-core be12615): inject_broadcast bumps no JEC, and
-    // its wake-up is only seen through the is_blocked lock we hold.
+    // Gate 5: pairs with the fence in new_injected_jobs (sleep/README.md §4).
+    // Also checks this worker's broadcast queue (rayon-core be12615, §6):
+    // inject_broadcast bumps no JEC, and its wake-up is only seen through the
+    // is_blocked lock we hold.
     trace<P>([&] { return ev(EventKind::ThreadSleepGate, worker_index, 5); });
     if constexpr (!M::kNoSleepFence) P::fence(std::memory_order_seq_cst);
     bool injected = false;

@@ -1,0 +1,167 @@
+// `wsstress mutants list` and `wsstress mutants check`: the catalog, and the
+// matrix of every mutant under every engine asked for, rendered as a table
+// (rows as they complete on a terminal) and optionally as JSON.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "commands.hpp"
+#include "exit_codes.hpp"
+#include "report.hpp"
+#include "wsstress/stress/catalog.hpp"
+#include "wsstress/stress/matrix.hpp"
+
+namespace wsstress::cli {
+
+namespace {
+
+const char* const kEngines[] = {"stress", "sim-sc", "sim-tso", "sim-random", "relacy", "fuzz-program", "fuzz-schedule"};
+
+struct CheckOptions {
+  stress::MatrixSpec matrix;
+  std::vector<std::string> engines;
+  std::string json_path, engines_text = "stress", only_text;
+  std::vector<std::string> expect_kind_text;
+};
+
+// "a,b,c" -> {a, b, c}; false on an empty item.
+bool split_commas(const std::string& text, std::vector<std::string>& out) {
+  for (std::size_t start = 0;;) {
+    const auto comma = text.find(',', start);
+    out.push_back(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (out.back().empty()) return false;
+    if (comma == std::string::npos) return true;
+    start = comma + 1;
+  }
+}
+
+// What CLI11 cannot check: the engine list, the mutant list, --expect-kind.
+bool resolve(CheckOptions& o, std::string& error) {
+  split_commas(o.engines_text, o.engines);
+  for (const std::string& e : o.engines) {
+    if (std::find(std::begin(kEngines), std::end(kEngines), e) == std::end(kEngines)) {
+      error = "--engine: unknown engine '" + e +
+              "' (engines: stress, sim-sc, sim-tso, sim-random, relacy, fuzz-program, fuzz-schedule)";
+      return false;
+    }
+  }
+  if (!o.only_text.empty() && !split_commas(o.only_text, o.matrix.only)) {
+    error = "--only: empty mutant name in '" + o.only_text + "'";
+    return false;
+  }
+  for (const std::string& name : o.matrix.only) {
+    if (stress::find_mutant(name) == nullptr) {
+      error = "--only: unknown mutant '" + name + "' (see wsstress mutants list)";
+      return false;
+    }
+  }
+  for (const std::string& e : o.expect_kind_text) {
+    const auto eq = e.find('=');
+    const auto kinds = eq == std::string::npos ? 0 : stress::parse_failure_kinds(e.substr(eq + 1));
+    if (kinds == 0) {
+      error = "--expect-kind: '" + e + "' is not MUTANT=KIND[|KIND...] with known kinds";
+      return false;
+    }
+    if (stress::find_mutant(e.substr(0, eq)) == nullptr) {
+      error = "--expect-kind: unknown mutant '" + e.substr(0, eq) + "'";
+      return false;
+    }
+    o.matrix.expect_kinds[e.substr(0, eq)] = kinds;
+  }
+  return true;
+}
+
+int check_command(const CheckOptions& o) {
+  const bool tty = isatty(1);
+  std::vector<stress::MatrixReport> reports;
+  for (const std::string& engine : o.engines) {
+    stress::MatrixSpec spec = o.matrix;
+    spec.engine = engine;
+    std::printf("mutant matrix: engine %s, budget %g s per mutant\n", engine.c_str(), spec.budget_s);
+    std::fflush(stdout);
+    try {
+      reports.push_back(stress::run_matrix(spec, [tty, engine](const stress::MatrixRow& row) {
+        if (!tty) return;
+        const std::string line = matrix_row_text(engine, row);
+        std::fwrite(line.data(), 1, line.size(), stdout);
+        std::fflush(stdout);
+      }));
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "wsstress: error: %s\n", e.what());
+      return kInternal;
+    }
+  }
+  const std::string text = matrix_text(reports);
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  if (!o.json_path.empty()) {
+    const std::string err = write_atomically(o.json_path, matrix_json(reports));
+    if (!err.empty()) {
+      std::fprintf(stderr, "wsstress: error: --json: %s\n", err.c_str());
+      return kInternal;
+    }
+  }
+  for (const auto& m : reports) {
+    for (const auto& row : m.rows) {
+      if (!row.as_expected) return kFailed;
+    }
+  }
+  return kOk;
+}
+
+void add_check_options(CLI::App* cmd, CheckOptions& o) {
+  cmd->add_option("--engine", o.engines_text,
+                  "comma-separated engines: stress, sim-sc, sim-tso (PCT), sim-random, relacy, fuzz-program, "
+                  "fuzz-schedule")
+      ->capture_default_str();
+  cmd->add_option("--budget", o.matrix.budget_s, "seconds per mutant")
+      ->check(CLI::Range(0.5, 86400.0))
+      ->capture_default_str();
+  cmd->add_option("--hang-timeout", o.matrix.hang_timeout_s, "seconds without progress that make a hang")
+      ->check(CLI::Range(0.1, 3600.0))
+      ->capture_default_str();
+  cmd->add_option("--only", o.only_text, "comma-separated mutants to check (default: all)");
+  cmd->add_option("--expect-kind", o.expect_kind_text,
+                  "MUTANT=KINDS: replace the catalog's expected failure kinds (hang, data_race, use_after_free, "
+                  "assertion, wrong_result, crash; '|' between several), to check the check (repeatable)");
+  o.matrix.base.iterations = 10;
+  o.matrix.base.noise = 2;
+  cmd->add_option("--threads", o.matrix.base.threads, "worker threads per pool")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{256}))
+      ->capture_default_str();
+  cmd->add_option("--pools", o.matrix.base.pools, "pools a scenario may use")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{8}))
+      ->capture_default_str();
+  cmd->add_option("--iterations", o.matrix.base.iterations, "programs per seed")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}))
+      ->capture_default_str();
+  cmd->add_option("--noise", o.matrix.base.noise, "noise level 0..3")->check(CLI::Range(0, 3))->capture_default_str();
+  cmd->add_option("--json", o.json_path, "write the matrix as JSON (schema wsstress.mutants/2)")
+      ->check(writable_file_path());
+}
+
+}  // namespace
+
+Subcommand add_mutants(CLI::App& parent, const std::string& self) {
+  CLI::App* cmd = parent.add_subcommand("mutants", "the mutant catalog: list it, or check every engine catches it");
+  cmd->require_subcommand(1);
+  CLI::App* list = cmd->add_subcommand("list", "name, upstream history and failure of every mutant");
+  CLI::App* check = cmd->add_subcommand(
+      "check", "run every mutant (and the clean pool) for a time budget; print the matrix; exit 1 if any row is "
+               "not as the catalog expects");
+  auto o = std::make_shared<CheckOptions>();
+  add_check_options(check, *o);
+  return {cmd, [o, list, self] {
+            if (list->parsed()) {
+              const std::string text = catalog_text();
+              std::fwrite(text.data(), 1, text.size(), stdout);
+              return static_cast<int>(kOk);
+            }
+            std::string error;
+            if (!resolve(*o, error)) return usage_error(error);
+            o->matrix.self = self;
+            return check_command(*o);
+          }};
+}
+
+}  // namespace wsstress::cli

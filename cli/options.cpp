@@ -1,0 +1,140 @@
+// The shared command-line pieces. See options.hpp.
+#include "options.hpp"
+
+#include <unistd.h>
+
+#include <charconv>
+#include <cstdio>
+#include <string_view>
+
+#include "exit_codes.hpp"
+#include "wsstress/stress/catalog.hpp"
+
+namespace wsstress::cli {
+
+namespace {
+bool parse_u64(std::string_view t, std::uint64_t& out) {
+  if (t.empty()) return false;
+  auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), out);
+  return ec == std::errc() && end == t.data() + t.size();
+}
+}  // namespace
+
+int usage_error(const std::string& what) {
+  std::fprintf(stderr, "wsstress: error: %s (see --help)\n", what.c_str());
+  return kUsage;
+}
+
+std::vector<std::string> mutant_names() {
+  std::vector<std::string> names;
+  for (const auto& m : stress::mutant_catalog()) names.push_back(m.name);
+  return names;
+}
+
+CLI::Validator writable_file_path() {
+  return CLI::Validator(
+      [](std::string& path) -> std::string {
+        const auto slash = path.rfind('/');
+        const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+        if (access(dir.c_str(), W_OK) != 0) return "folder '" + dir + "' does not exist or is not writable";
+        return {};
+      },
+      "FILE");
+}
+
+bool parse_seed_range(const std::string& text, stress::SeedRange& out, std::string& error) {
+  const auto dots = text.find("..");
+  std::uint64_t a = 0, b = 0;
+  if (dots == std::string::npos) {
+    if (!parse_u64(text, a)) {
+      error = "'" + text + "' is not a seed (a number 0..18446744073709551615)";
+      return false;
+    }
+    out = {a, a};
+    return true;
+  }
+  if (!parse_u64(std::string_view(text).substr(0, dots), a) || !parse_u64(std::string_view(text).substr(dots + 2), b)) {
+    error = "'" + text + "' is not a seed range (expected A..B with whole numbers)";
+    return false;
+  }
+  if (a > b) {
+    error = "seed range '" + text + "' is empty (its start is after its end)";
+    return false;
+  }
+  out = {a, b};
+  return true;
+}
+
+bool parse_shard(const std::string& text, stress::Shard& out, std::string& error) {
+  const auto slash = text.find('/');
+  std::uint64_t i = 0, n = 0;
+  if (slash == std::string::npos || !parse_u64(std::string_view(text).substr(0, slash), i) ||
+      !parse_u64(std::string_view(text).substr(slash + 1), n)) {
+    error = "'" + text + "' is not a shard (expected I/N, e.g. 0/8)";
+    return false;
+  }
+  if (n == 0 || i >= n) {
+    error = "shard '" + text + "' is out of range (need 0 <= I < N)";
+    return false;
+  }
+  out = {i, n};
+  return true;
+}
+
+void SeedOptions::add_to(CLI::App* cmd) {
+  auto* one = cmd->add_option("--seed", seed, "one seed (default 0)");
+  cmd->add_option("--seeds", seeds, "an inclusive seed range A..B")->excludes(one);
+  cmd->add_option("--shard", shard, "run shard I of N of the seed range (0 <= I < N)");
+}
+
+bool SeedOptions::resolve(stress::SeedRange& range, stress::Shard& shard_out, std::string& error) const {
+  std::string why;
+  if (!seeds.empty()) {
+    if (!parse_seed_range(seeds, range, why)) {
+      error = "--seeds: " + why;
+      return false;
+    }
+  } else if (!seed.empty()) {
+    if (!parse_seed_range(seed, range, why) || range.from != range.to) {
+      error = "--seed: " + (why.empty() ? "'" + seed + "' is one seed, not a range" : why);
+      return false;
+    }
+  }
+  if (!shard.empty() && !parse_shard(shard, shard_out, why)) {
+    error = "--shard: " + why;
+    return false;
+  }
+  return true;
+}
+
+bool read_input(const std::string& path, std::string& scenario, bool scenario_given, std::string& input,
+                std::string& error) {
+  if (scenario_given && scenario != "program") {
+    error = "--input: a program file is for --scenario program, not '" + scenario + "'";
+    return false;
+  }
+  scenario = "program";
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) {
+    error = "--input: cannot read '" + path + "'";
+    return false;
+  }
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) {
+    input.append(buf, n);
+    if (input.size() > 65536) break;
+  }
+  std::fclose(f);
+  if (input.empty()) {
+    error = "--input: '" + path + "' is empty";
+    return false;
+  }
+  if (input.size() > 65536) {
+    error = "--input: '" + path + "' is over 64 KiB; a program file is a few hundred bytes";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace wsstress::cli

@@ -1,0 +1,49 @@
+// What the subcommands share on the command line: the usage-error line, the
+// option validators, the seed/seeds/shard trio, reading a program file.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "wsstress/stress/sweep.hpp"
+
+namespace wsstress::cli {
+
+// A subcommand of `wsstress`: it has registered its options on the parser;
+// `run` checks what CLI11 cannot and runs it, returning an exit code.
+struct Subcommand {
+  CLI::App* app = nullptr;
+  std::function<int()> run;
+};
+
+// One line on stderr naming the problem; returns the usage exit code.
+int usage_error(const std::string& what);
+
+// The catalog's mutant names, for --mutant's check.
+std::vector<std::string> mutant_names();
+
+// A folder that exists and can be written, for an output file.
+CLI::Validator writable_file_path();
+
+// "A..B" (inclusive) or "N"; false with a message on bad text.
+bool parse_seed_range(const std::string& text, stress::SeedRange& out, std::string& error);
+// "I/N" with 0 <= I < N.
+bool parse_shard(const std::string& text, stress::Shard& out, std::string& error);
+
+// --seed N | --seeds A..B, and --shard I/N.
+struct SeedOptions {
+  std::string seed, seeds, shard;
+  void add_to(CLI::App* cmd);
+  // Fills the range and the shard; a usage error names the option.
+  bool resolve(stress::SeedRange& range, stress::Shard& shard_out, std::string& error) const;
+};
+
+// --input FILE: a program's bytes for --scenario program (at most 64 KiB).
+bool read_input(const std::string& path, std::string& scenario, bool scenario_given, std::string& input,
+                std::string& error);
+
+}  // namespace wsstress::cli

@@ -1,0 +1,50 @@
+// The seed loop every engine's campaign runs, once: which seeds a shard owns,
+// the time budget, stopping at the first failure, and progress at most ten
+// times a second; and the one rule that folds many verdicts into one.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "wsstress/stress/scenario.hpp"
+
+namespace wsstress::stress {
+
+struct SeedRange {
+  std::uint64_t from = 0, to = 0;  // inclusive
+};
+
+// Shard `index` of `count` runs the seeds s with (s - from) % count == index.
+struct Shard {
+  std::uint64_t index = 0, count = 1;
+};
+
+// How many seeds of `seeds` shard `shard` owns.
+std::uint64_t seeds_in_shard(const SeedRange& seeds, const Shard& shard) noexcept;
+
+struct SweepPlan {
+  SeedRange seeds;
+  Shard shard;
+  double max_seconds = 0;  // 0: no time budget
+  bool stop_on_failure = true;
+};
+
+struct SweepOutcome {
+  std::uint64_t planned = 0;  // seeds in the shard
+  std::uint64_t runs = 0;     // seeds run
+  bool budget_exhausted = false;
+  double elapsed_s = 0;
+};
+
+using ProgressFn = std::function<void(std::uint64_t done, std::uint64_t total, double elapsed_s)>;
+
+// Runs run_seed(seed) for each seed of the shard in order; it
+// returns true if the seed failed. Progress is reported at most ten times a
+// second and once at the end.
+SweepOutcome sweep(const SweepPlan& plan, const std::function<bool(std::uint64_t seed)>& run_seed,
+                   const ProgressFn& progress);
+
+// The verdict of many runs: internal beats hang beats bug beats pass.
+VerdictKind worse(VerdictKind a, VerdictKind b) noexcept;
+
+}  // namespace wsstress::stress

@@ -1,0 +1,46 @@
+// AddressSanitizer's fiber annotations, in one place: without them ASan takes
+// a switch to a fiber's stack for a stack overflow and reports false errors.
+// Every function is a no-op in a build without ASan.
+#pragma once
+
+#include <cstddef>
+
+// g++ defines __SANITIZE_ADDRESS__ under ASan; clang 14 only answers
+// __has_feature (the fuzz preset).
+#if defined(__SANITIZE_ADDRESS__)
+#define WSSTRESS_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define WSSTRESS_ASAN 1
+#endif
+#endif
+#ifndef WSSTRESS_ASAN
+#define WSSTRESS_ASAN 0
+#endif
+#if WSSTRESS_ASAN
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+
+namespace wsstress::sim::asan {
+
+// About to switch to the stack [bottom, bottom + size); `fake_stack_save`
+// keeps the leaving side's fake stack (nullptr: the leaving fiber has ended).
+inline void start_switch(void** fake_stack_save, const void* bottom, std::size_t size) noexcept {
+#if WSSTRESS_ASAN
+  __sanitizer_start_switch_fiber(fake_stack_save, bottom, size);
+#else
+  (void)fake_stack_save, (void)bottom, (void)size;
+#endif
+}
+
+// Arrived on a stack; `bottom_old`/`size_old` receive the stack just left.
+inline void finish_switch(void* fake_stack, const void** bottom_old, std::size_t* size_old) noexcept {
+#if WSSTRESS_ASAN
+  __sanitizer_finish_switch_fiber(fake_stack, bottom_old, size_old);
+#else
+  (void)fake_stack, (void)bottom_old, (void)size_old;
+#endif
+}
+
+}  // namespace wsstress::sim::asan

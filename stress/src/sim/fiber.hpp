@@ -1,0 +1,48 @@
+// A simulated thread: its Boost.Context fiber, what it is blocked on, its
+// store buffer, thread-locals and where it last was. Internal to the
+// simulator (the scheduler owns fibers; strategies read them).
+#pragma once
+
+#include <boost/context/fiber.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <typeindex>
+#include <utility>
+
+#include "store_buffer.hpp"
+#include "wsstress/sim/sim.hpp"
+#include "wsstress/stress/worker_state.hpp"
+
+namespace wsstress::sim {
+
+enum class FiberState { Runnable, BlockedMutex, BlockedCond, BlockedJoin, Sleeping, Done };
+const char* to_string(FiberState s) noexcept;
+
+struct Fiber {
+  std::uint32_t id = 0;
+  std::string name;
+  boost::context::fiber ctx;
+  FiberState state = FiberState::Runnable;
+  const void* wait_on = nullptr;
+  std::uint64_t wait_seq = 0;  // condvar FIFO order
+  std::uint64_t wake_at = 0;
+  std::function<void()> body;
+  StoreBuffer buffer;
+  std::map<std::type_index, std::pair<void*, void (*)(void*)>> tls;
+  SrcLoc loc{};
+  // The last point outside the system headers: a lock taken through
+  // std::unique_lock is located in <unique_lock.h>, so a verdict about it
+  // names this pool line as well.
+  SrcLoc pool_loc{"", 0};
+  Op last_op = Op::Start;
+  stress::WorkerSlot* slot = nullptr;
+  // ASan's view of the fiber's stack (asan_fibers.hpp).
+  const void* stack_bottom = nullptr;
+  std::size_t stack_size = 0;
+  void* fake_stack = nullptr;
+};
+
+}  // namespace wsstress::sim

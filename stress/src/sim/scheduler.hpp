@@ -1,0 +1,101 @@
+// The simulator's scheduler: fibers and their scheduling points, blocking
+// primitives and virtual time, TSO store buffers, and the detection of lost
+// wake-ups and livelocks. Who runs next is the Strategy's choice
+// (strategy.hpp); the scheduler records each choice as one number, which is
+// all a reproducer needs to replay the run.
+//
+// Control always returns to the scheduler (on the OS thread's own stack)
+// between two scheduling points; fibers never switch to each other directly.
+// Definitions: scheduler.cpp (fibers, switching, the loop), sync.cpp
+// (mutexes, condvars, joins, sleeps), verdicts.cpp (failures and dumps).
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fiber.hpp"
+#include "strategy.hpp"
+
+namespace wsstress::sim {
+
+class Scheduler {
+ public:
+  explicit Scheduler(const SimConfig& cfg);
+  SimResult run(const std::function<stress::Verdict()>& body);
+
+  // ---- called from fibers (through sim.hpp's detail functions) ----
+  Fiber* current() const noexcept { return current_; }
+  bool tso() const noexcept { return cfg_.memory == MemoryModel::TSO; }
+  void point(Op op, const void* addr, SrcLoc loc);
+  void event(const Event& e, SrcLoc loc);
+  [[noreturn]] void invariant(const char* what, SrcLoc loc);
+  void use_after_free(Op op, const void* addr, SrcLoc loc);
+  StoreBuffer& buffer() noexcept { return current_->buffer; }
+  void drain() { current_->buffer.drain(); }
+
+  void mutex_lock(SimMutex* m, SrcLoc loc);
+  bool mutex_try_lock(SimMutex* m, SrcLoc loc);
+  void mutex_unlock(SimMutex* m, SrcLoc loc);
+  void cond_wait(SimCondVar* cv, SimMutex* m, SrcLoc loc);
+  void cond_notify(SimCondVar* cv, bool all, SrcLoc loc);
+  std::uint32_t spawn(std::string name, std::function<void()> body);
+  void join(std::uint32_t id);
+  void sleep_ns(std::uint64_t ns);
+  void spin_wait(SrcLoc loc);
+  void* tls(std::type_index key, void* (*make)(), void (*destroy)(void*));
+  std::uint64_t next_seed() { return seed_stream_.next() | 1; }
+
+ private:
+  void mix(std::uint64_t v) noexcept { hash_ = (hash_ ^ v) * 0x100000001b3ull; }
+  void record(std::uint32_t fiber, Op op, SrcLoc loc, std::uint64_t detail);
+  Fiber* spawn_fiber(std::string name, std::function<void()> body);
+  void finish(Fiber* f);
+
+  // switching, with ASan's fiber annotations
+  void to_scheduler();
+  void before_switch_from_fiber(Fiber* f, bool exiting);
+  void after_switch_in_fiber(Fiber* f);
+  void resume(Fiber* f);
+
+  // blocking
+  void block(FiberState s, const void* on);
+  void make_runnable(Fiber* f);
+  void wake_all(FiberState s, const void* on);
+
+  // the loop and its decisions
+  std::vector<Action> enabled();
+  bool advance_time();
+  void loop();
+  void take(const Action& a);
+
+  // verdicts.cpp
+  void fail(stress::Verdict v);
+  [[noreturn]] void give_up_processor();
+  void abandon_stuck_fibers();
+  std::string livelock_message() const;
+  int unfinished() const;
+  std::string state_dump();
+
+  SimConfig cfg_;
+  SplitMix64 rng_;
+  SplitMix64 seed_stream_;
+  std::unique_ptr<Strategy> strategy_;
+  std::vector<std::unique_ptr<Fiber>> fibers_;
+  Fiber* current_ = nullptr;
+  boost::context::fiber sink_;
+  std::uint64_t steps_ = 0, vtime_ = 0, wait_counter_ = 0;
+  std::uint64_t hash_ = 0xcbf29ce484222325ull;
+  std::vector<std::uint32_t> schedule_;
+  std::vector<TracePoint> trace_;
+  std::deque<std::string> last_events_;
+  std::optional<stress::Verdict> failure_;
+  std::uint32_t last_run_ = 0;
+  const void* main_bottom_ = nullptr;
+  std::size_t main_size_ = 0;
+  void* main_fake_ = nullptr;
+};
+
+}  // namespace wsstress::sim

@@ -1,0 +1,108 @@
+// The simulator's entry point and the functions SimPlatform's types call
+// (sim.hpp's detail namespace), each forwarding to the scheduler in charge of
+// the calling OS thread.
+#include <cstdio>
+#include <stdexcept>
+
+#include "scheduler.hpp"
+#include "wsstress/stress/scenario.hpp"
+
+namespace wsstress::sim {
+
+const char* to_string(MemoryModel m) noexcept { return m == MemoryModel::SC ? "sc" : "tso"; }
+
+const char* to_string(StrategyKind s) noexcept {
+  switch (s) {
+    case StrategyKind::Random: return "random";
+    case StrategyKind::PCT: return "pct";
+    case StrategyKind::DFS: return "dfs";
+    case StrategyKind::Fuzz: return "fuzz";
+  }
+  return "?";
+}
+
+const char* to_string(Op op) noexcept {
+  switch (op) {
+    case Op::Load: return "load";
+    case Op::Store: return "store";
+    case Op::Rmw: return "rmw";
+    case Op::Fence: return "fence";
+    case Op::Lock: return "lock";
+    case Op::Unlock: return "unlock";
+    case Op::Wait: return "wait";
+    case Op::Notify: return "notify";
+    case Op::Yield: return "yield";
+    case Op::Start: return "start";
+    case Op::Exit: return "exit";
+    case Op::Join: return "join";
+    case Op::Sleep: return "sleep";
+    case Op::Flush: return "flush";
+    case Op::Event: return "event";
+    case Op::Wake: return "wake";
+  }
+  return "?";
+}
+
+namespace {
+thread_local Scheduler* t_sched = nullptr;
+Scheduler& sched() { return *t_sched; }
+}  // namespace
+
+SimResult simulate(const SimConfig& config, const std::function<stress::Verdict()>& body) {
+  if (t_sched != nullptr) throw std::logic_error("simulate() is not reentrant");
+  stress::WorkerTable::get().clear();
+  stress::LiveState::get().reset();
+  Scheduler s(config);
+  t_sched = &s;
+  SimResult r = s.run(body);
+  t_sched = nullptr;
+  return r;
+}
+
+bool SimMutex::try_lock(SrcLoc loc) {
+  live.check(Op::Lock, this, loc);
+  return sched().mutex_try_lock(this, loc);
+}
+
+namespace detail {
+void point(Op op, const void* addr, SrcLoc loc) {
+  if (t_sched) sched().point(op, addr, loc);
+}
+void on_event(const Event& e, SrcLoc loc) {
+  if (t_sched) sched().event(e, loc);
+}
+void invariant_failed(const char* what, SrcLoc loc) {
+  if (t_sched && sched().current()) sched().invariant(what, loc);
+  std::fprintf(stderr, "wsstress sim: pool invariant violated at %s:%u: %s\n", loc.file, loc.line, what);
+  std::abort();
+}
+void use_after_free(Op op, const void* addr, SrcLoc loc) {
+  if (t_sched) {
+    sched().use_after_free(op, addr, loc);
+    return;
+  }
+  std::fprintf(stderr, "wsstress sim: use after free: %s on a destroyed pool object at %s:%u\n", to_string(op),
+               loc.file, loc.line);
+  std::abort();
+}
+bool tso() { return t_sched && sched().tso() && sched().current(); }
+bool buffered_load(const void* addr, std::uint64_t& bits) { return sched().buffer().load(addr, bits); }
+void buffer_store(void* addr, std::uint64_t bits, void (*apply)(void*, std::uint64_t)) {
+  sched().buffer().push(addr, bits, apply);
+}
+void drain() { sched().drain(); }
+void mutex_lock(void* m, SrcLoc loc) { sched().mutex_lock(static_cast<SimMutex*>(m), loc); }
+void mutex_unlock(void* m, SrcLoc loc) { sched().mutex_unlock(static_cast<SimMutex*>(m), loc); }
+void cond_wait(void* cv, void* m, SrcLoc loc) {
+  sched().cond_wait(static_cast<SimCondVar*>(cv), static_cast<SimMutex*>(m), loc);
+}
+void cond_notify(void* cv, bool all, SrcLoc loc) { sched().cond_notify(static_cast<SimCondVar*>(cv), all, loc); }
+std::uint32_t spawn(std::string name, std::function<void()> body) { return sched().spawn(std::move(name), std::move(body)); }
+void join(std::uint32_t fiber) { sched().join(fiber); }
+void sleep_ns(std::uint64_t ns) { sched().sleep_ns(ns); }
+void spin_wait(SrcLoc loc) { sched().spin_wait(loc); }
+void* tls(std::type_index key, void* (*make)(), void (*destroy)(void*)) { return sched().tls(key, make, destroy); }
+std::uint64_t next_seed() { return t_sched ? sched().next_seed() : 1; }
+}  // namespace detail
+
+}  // namespace wsstress::sim

@@ -1,0 +1,66 @@
+// The ReadyView's queries, the noise the random strategies share, and the
+// one place a configuration becomes a Strategy.
+#include "strategy.hpp"
+
+namespace wsstress::sim {
+
+std::vector<std::uint32_t> ReadyView::with_stores() const {
+  std::vector<std::uint32_t> out;
+  for (const auto& f : fibers) {
+    if (!f->buffer.empty()) out.push_back(f->id);
+  }
+  return out;
+}
+
+std::vector<std::uint32_t> ReadyView::cond_waiters() const {
+  std::vector<std::uint32_t> out;
+  for (const auto& f : fibers) {
+    if (f->state == FiberState::BlockedCond) out.push_back(f->id);
+  }
+  return out;
+}
+
+bool ReadyView::can(const Action& a) const {
+  if (a.fiber >= fibers.size()) return false;
+  const Fiber& f = *fibers[a.fiber];
+  if (a.kind == Action::Flush) return !f.buffer.empty();
+  if (a.kind == Action::Spurious) return f.state == FiberState::BlockedCond;
+  if (a.kind != Action::Run) return false;
+  for (const Action& r : runnable) {
+    if (r.fiber == a.fiber) return true;
+  }
+  return false;
+}
+
+Action ReadyView::keep_running() const {
+  for (const Action& a : runnable) {
+    if (a.fiber == last_run) return a;
+  }
+  return runnable.front();
+}
+
+std::optional<Action> flush_or_spurious(const ReadyView& view, const SimConfig& config, SplitMix64& rng) {
+  if (view.tso && rng.next() % 100 < config.flush_percent) {
+    const std::vector<std::uint32_t> stores = view.with_stores();
+    if (!stores.empty()) return Action{stores[rng.next() % stores.size()], Action::Flush};
+  }
+  if (config.spurious_wakeup_per_mille > 0 && rng.next() % 1000 < config.spurious_wakeup_per_mille) {
+    const std::vector<std::uint32_t> waiting = view.cond_waiters();
+    if (!waiting.empty()) return Action{waiting[rng.next() % waiting.size()], Action::Spurious};
+  }
+  return std::nullopt;
+}
+
+std::unique_ptr<Strategy> make_strategy(const SimConfig& config, SplitMix64& rng) {
+  std::unique_ptr<Strategy> s;
+  switch (config.strategy) {
+    case StrategyKind::Random: s = make_random(config, rng); break;
+    case StrategyKind::PCT: s = make_pct(config, rng); break;
+    case StrategyKind::DFS: s = make_dfs(); break;
+    case StrategyKind::Fuzz: s = make_fuzz(config, rng); break;
+  }
+  if (!config.forced.empty()) s = make_replay(config.forced, std::move(s));
+  return s;
+}
+
+}  // namespace wsstress::sim

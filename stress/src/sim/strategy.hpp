@@ -1,0 +1,83 @@
+// How the simulator picks what happens next. At each decision the scheduler
+// shows a Strategy the runnable fibers (a ReadyView) and the strategy returns
+// an Action: run a fiber to its next scheduling point, flush the oldest store
+// of a fiber's TSO buffer, or wake a condvar waiter spuriously. Each strategy
+// lives in its own file under strategies/, after shuttle's Scheduler trait.
+//
+// Every strategy draws from the scheduler's one seeded generator, so a seed
+// and a strategy fix the run; the decisions made are recorded as numbers
+// (Action::code) and the Replay strategy follows such a record.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fiber.hpp"
+#include "wsstress/pool/platform/splitmix64.hpp"
+
+namespace wsstress::sim {
+
+struct Action {
+  enum Kind : std::uint32_t { Run = 0, Flush = 1, Spurious = 2 };
+  std::uint32_t fiber;
+  std::uint32_t kind;
+  std::uint32_t code() const noexcept { return fiber * 4 + kind; }
+  static Action from_code(std::uint32_t code) noexcept { return {code / 4, code % 4}; }
+};
+
+// What a strategy may see at one decision.
+struct ReadyView {
+  const std::vector<Action>& runnable;  // one Run action per runnable fiber, in id order; never empty
+  const std::vector<std::unique_ptr<Fiber>>& fibers;
+  std::size_t decision;  // how many decisions came before this one
+  std::uint64_t steps;   // how many times a fiber has run
+  std::uint32_t last_run;  // the fiber of the last Run action
+  bool tso;
+
+  // Fibers whose store buffer holds a store (TSO), in id order.
+  std::vector<std::uint32_t> with_stores() const;
+  // Fibers waiting on a condvar, in id order.
+  std::vector<std::uint32_t> cond_waiters() const;
+  // Whether `a` can be taken here (a replayed decision must be).
+  bool can(const Action& a) const;
+  // The non-preemptive choice: the last fiber again if it can run, else the
+  // lowest runnable id.
+  Action keep_running() const;
+};
+
+class Strategy {
+ public:
+  virtual ~Strategy() = default;
+  // A fiber was created; `draw` is one number of the seed's stream, drawn for
+  // every fiber whatever the strategy (PCT makes it the fiber's priority).
+  virtual void on_spawn(std::uint32_t /*fiber*/, std::uint64_t /*draw*/) {}
+  // Every decision, before any replayed prefix is followed (DFS records the
+  // alternatives of each).
+  virtual void observe(const ReadyView& /*view*/) {}
+  // nullopt: the strategy cannot go on (a replay diverged; see divergence()).
+  virtual std::optional<Action> choose(const ReadyView& view) = 0;
+  virtual std::string divergence() const { return {}; }
+  // DFS: per decision, its alternatives, the non-preemptive default first.
+  virtual std::vector<std::vector<std::uint32_t>> take_decisions() { return {}; }
+};
+
+// The strategy a configuration asks for, replaying `config.forced` first if
+// it is not empty. `rng` is the scheduler's generator and outlives it.
+std::unique_ptr<Strategy> make_strategy(const SimConfig& config, SplitMix64& rng);
+
+// One per file under strategies/.
+std::unique_ptr<Strategy> make_random(const SimConfig& config, SplitMix64& rng);
+std::unique_ptr<Strategy> make_pct(const SimConfig& config, SplitMix64& rng);
+std::unique_ptr<Strategy> make_dfs();
+std::unique_ptr<Strategy> make_fuzz(const SimConfig& config, SplitMix64& rng);
+std::unique_ptr<Strategy> make_replay(std::vector<std::uint32_t> forced, std::unique_ptr<Strategy> then);
+
+// The random strategies' noise before their pick: under TSO flush a buffered
+// store (flush_percent % of decisions), and sometimes wake a condvar waiter
+// spuriously (the pool must tolerate it).
+std::optional<Action> flush_or_spurious(const ReadyView& view, const SimConfig& config, SplitMix64& rng);
+
+}  // namespace wsstress::sim

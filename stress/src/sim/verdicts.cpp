@@ -1,0 +1,126 @@
+// How a simulated run fails: a broken pool invariant, a use after free, a
+// lost wake-up or a livelock, each with the state dump a report prints.
+#include <cstdio>
+
+#include "scheduler.hpp"
+#include "wsstress/stress/scenario.hpp"
+
+namespace wsstress::sim {
+
+using stress::Verdict;
+using stress::VerdictKind;
+
+const char* to_string(FiberState s) noexcept {
+  switch (s) {
+    case FiberState::Runnable: return "runnable";
+    case FiberState::BlockedMutex: return "blocked on a mutex";
+    case FiberState::BlockedCond: return "blocked on a condvar";
+    case FiberState::BlockedJoin: return "joining a fiber";
+    case FiberState::Sleeping: return "sleeping (virtual time)";
+    case FiberState::Done: return "finished";
+  }
+  return "?";
+}
+
+void Scheduler::fail(Verdict v) {
+  if (!failure_) failure_ = std::move(v);
+}
+
+// The run has failed: the current fiber (inside the pool, perhaps in a
+// noexcept function) gives up the processor for good; the loop stops.
+void Scheduler::give_up_processor() {
+  to_scheduler();
+  std::fprintf(stderr, "wsstress sim: a failed fiber was resumed\n");
+  std::abort();
+}
+
+void Scheduler::invariant(const char* what, SrcLoc loc) {
+  char line[512];
+  std::snprintf(line, sizeof line, "pool invariant violated at %s:%u: %s", loc.file, loc.line, what);
+  fail(Verdict{VerdictKind::Bug, line, state_dump()});
+  give_up_processor();
+}
+
+// An operation on a destroyed pool object. A fiber gives up the processor for
+// good, as for a broken invariant; the scheduler itself (a dump, a
+// store-buffer flush) only records the failure, which ends the run at the
+// next decision.
+void Scheduler::use_after_free(Op op, const void* addr, SrcLoc loc) {
+  char line[640];
+  Fiber* f = current_;
+  const int n = std::snprintf(line, sizeof line, "use after free: %s on a destroyed pool object at %s:%u",
+                              to_string(op), loc.file, loc.line);
+  if (f != nullptr && n > 0 && static_cast<std::size_t>(n) < sizeof line) {
+    std::snprintf(line + n, sizeof line - n, " (%s, whose last pool operation was at %s:%u)", f->name.c_str(),
+                  f->pool_loc.file, f->pool_loc.line);
+  }
+  if (f == nullptr) {
+    fail(Verdict{VerdictKind::Bug, line, {}});
+    return;
+  }
+  record(f->id, op, loc, reinterpret_cast<std::uintptr_t>(addr));
+  fail(Verdict{VerdictKind::Bug, line, state_dump()});
+  give_up_processor();
+}
+
+// At the end of a failed run some fibers are suspended inside the pool.
+// Unwinding them would run the pool's destructors against a scheduler that
+// is gone, so their stacks are kept (leaked) instead.
+void Scheduler::abandon_stuck_fibers() {
+  for (auto& f : fibers_) {
+    if (f->state != FiberState::Done && f->ctx) {
+      new boost::context::fiber(std::move(f->ctx));  // deliberately leaked
+    }
+  }
+}
+
+// A run out of steps is a livelock, unless every fiber not sleeping in
+// virtual time is blocked for good: then the sleepers are only polling (e.g.
+// waiting for workers to exit) and the real finding is the wake-up that the
+// blocked ones never got.
+std::string Scheduler::livelock_message() const {
+  int blocked = 0, polling = 0, runnable = 0;
+  for (auto& f : fibers_) {
+    switch (f->state) {
+      case FiberState::BlockedMutex:
+      case FiberState::BlockedCond:
+      case FiberState::BlockedJoin: ++blocked; break;
+      case FiberState::Sleeping: ++polling; break;
+      // Just woken from a sleep in virtual time: a poller between two polls.
+      case FiberState::Runnable: ++(f->last_op == Op::Sleep ? polling : runnable); break;
+      case FiberState::Done: break;
+    }
+  }
+  const std::string steps = std::to_string(steps_) + " scheduling points";
+  if (blocked > 0 && runnable == 0) {
+    return "lost wake-up: " + std::to_string(blocked) + " fiber(s) blocked for good while " +
+           std::to_string(polling) + " poll in virtual time (" + steps + " without finishing)";
+  }
+  return "livelock: " + steps + " without finishing";
+}
+
+int Scheduler::unfinished() const {
+  int n = 0;
+  for (auto& f : fibers_) n += f->state != FiberState::Done;
+  return n;
+}
+
+std::string Scheduler::state_dump() {
+  Fiber* saved = current_;
+  current_ = nullptr;  // dumps read pool state without scheduling
+  std::string out = "fibers:\n";
+  char line[512];
+  for (auto& f : fibers_) {
+    if (f->state == FiberState::Done) continue;
+    std::snprintf(line, sizeof line, "  %s: %s at %s:%u (%s)\n", f->name.c_str(), to_string(f->state), f->loc.file,
+                  f->loc.line, to_string(f->last_op));
+    out += line;
+  }
+  out += stress::LiveState::get().dump_pools();
+  out += "last events:\n";
+  for (const std::string& e : last_events_) out += "  " + e + "\n";
+  current_ = saved;
+  return out;
+}
+
+}  // namespace wsstress::sim

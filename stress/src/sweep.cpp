@@ -1,0 +1,53 @@
+// The seed loop shared by `run` (real threads) and `sim`. See sweep.hpp.
+#include "wsstress/stress/sweep.hpp"
+
+#include <chrono>
+
+namespace wsstress::stress {
+
+std::uint64_t seeds_in_shard(const SeedRange& seeds, const Shard& shard) noexcept {
+  const std::uint64_t span = seeds.to - seeds.from;  // an inclusive range holds span + 1 seeds
+  return span / shard.count + ((span % shard.count) >= shard.index ? 1 : 0);
+}
+
+SweepOutcome sweep(const SweepPlan& plan, const std::function<bool(std::uint64_t)>& run_seed,
+                   const ProgressFn& progress) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point start = Clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+  SweepOutcome out;
+  out.planned = seeds_in_shard(plan.seeds, plan.shard);
+  Clock::time_point last_progress = start - std::chrono::seconds(1);
+  for (std::uint64_t k = 0; k < out.planned; ++k) {
+    if (plan.max_seconds > 0 && elapsed() >= plan.max_seconds) {
+      out.budget_exhausted = true;
+      break;
+    }
+    const std::uint64_t seed = plan.seeds.from + plan.shard.index + k * plan.shard.count;
+    const bool failed = run_seed(seed);
+    ++out.runs;
+    if (progress && Clock::now() - last_progress >= std::chrono::milliseconds(100)) {
+      last_progress = Clock::now();
+      progress(out.runs, out.planned, elapsed());
+    }
+    if (failed && plan.stop_on_failure) break;
+  }
+  out.elapsed_s = elapsed();
+  if (progress) progress(out.runs, out.planned, out.elapsed_s);
+  return out;
+}
+
+VerdictKind worse(VerdictKind a, VerdictKind b) noexcept {
+  auto rank = [](VerdictKind k) {
+    switch (k) {
+      case VerdictKind::Pass: return 0;
+      case VerdictKind::Bug: return 1;
+      case VerdictKind::Hang: return 2;
+      case VerdictKind::Internal: return 3;
+    }
+    return 3;
+  };
+  return rank(a) >= rank(b) ? a : b;
+}
+
+}  // namespace wsstress::stress
