@@ -136,44 +136,27 @@ std::string default_fuzz_bin(const std::string& self) {
 }
 
 
-int fuzz_command(const FuzzOptions& o) {
-  if (stress::find_mutant(o.mutant) == nullptr) {
-    std::fprintf(stderr, "wsstress: error: --mutant: unknown mutant '%s'\n", o.mutant.c_str());
+// --convert: a crash file found elsewhere, turned into a reproducer.
+int convert_command(const FuzzOptions& o) {
+  const std::string repro = o.repro_path.empty() ? o.convert + ".repro" : o.repro_path;
+  if (access(o.convert.c_str(), R_OK) != 0) {
+    std::fprintf(stderr, "wsstress: error: --convert: cannot read '%s'\n", o.convert.c_str());
     return kUsage;
   }
-  if (!o.convert.empty()) {
-    const std::string repro = o.repro_path.empty() ? o.convert + ".repro" : o.repro_path;
-    if (access(o.convert.c_str(), R_OK) != 0) {
-      std::fprintf(stderr, "wsstress: error: --convert: cannot read '%s'\n", o.convert.c_str());
-      return kUsage;
-    }
-    Converted c = convert(o.target, o.mutant, o.convert, repro);
-    if (!c.error.empty()) {
-      std::fprintf(stderr, "wsstress: error: %s\n", c.error.c_str());
-      return kInternal;
-    }
-    std::printf("convert: %s_fuzzer input, mutant %s: %s\n", o.target.c_str(), o.mutant.c_str(),
-                c.failing ? "fails" : "passes in the simulator");
-    print_converted(o, c, o.convert);
-    return c.failing ? kFailed : kOk;
-  }
-
-  const std::string bin_dir = o.fuzz_bin.empty() ? default_fuzz_bin(o.self) : o.fuzz_bin;
-  const std::string bin = bin_dir + "/" + o.target + "_fuzzer";
-  if (!is_exec(bin)) {
-    std::fprintf(stderr, "wsstress: error: no fuzz target %s (build it: cmake --workflow --preset fuzz, then run "
-                         "build/fuzz/cli/wsstress fuzz, or pass --fuzz-bin)\n", bin.c_str());
-    return kUsage;
-  }
-  if (mkdir(o.out_dir.c_str(), 0755) != 0 && errno != EEXIST) {
-    std::fprintf(stderr, "wsstress: error: --out: cannot create '%s': %s\n", o.out_dir.c_str(), std::strerror(errno));
-    return kUsage;
-  }
-  const std::string corpus = o.out_dir + "/corpus-" + o.target;
-  if (mkdir(corpus.c_str(), 0755) != 0 && errno != EEXIST) {
-    std::fprintf(stderr, "wsstress: error: cannot create '%s': %s\n", corpus.c_str(), std::strerror(errno));
+  Converted c = convert(o.target, o.mutant, o.convert, repro);
+  if (!c.error.empty()) {
+    std::fprintf(stderr, "wsstress: error: %s\n", c.error.c_str());
     return kInternal;
   }
+  std::printf("convert: %s_fuzzer input, mutant %s: %s\n", o.target.c_str(), o.mutant.c_str(),
+              c.failing ? "fails" : "passes in the simulator");
+  print_converted(o, c, o.convert);
+  return c.failing ? kFailed : kOk;
+}
+
+// libFuzzer's command line: the working corpus, then the seed corpus, the
+// budget, where findings go, the dictionary.
+std::vector<std::string> fuzzer_args(const FuzzOptions& o, const std::string& bin, const std::string& corpus) {
   const std::string src = WSSTRESS_SOURCE_DIR;
   std::vector<std::string> args = {bin, corpus};
   const std::string seed_corpus = src + "/fuzz/corpus/" + o.target;
@@ -191,135 +174,185 @@ int fuzz_command(const FuzzOptions& o) {
   if (o.runs > 0) args.push_back("-runs=" + std::to_string(o.runs));
   if (o.seed > 0) args.push_back("-seed=" + std::to_string(o.seed));
   if (o.jobs > 1) args.push_back("-fork=" + std::to_string(o.jobs));
+  return args;
+}
 
+// Starts the target in a process group of its own, its stderr into `fd`.
+pid_t start_fuzzer(const FuzzOptions& o, const std::vector<std::string>& args, int& fd) {
   int pipefd[2];
-  if (pipe(pipefd) != 0) {
-    std::fprintf(stderr, "wsstress: error: pipe: %s\n", std::strerror(errno));
-    return kInternal;
-  }
-  const auto start = std::chrono::steady_clock::now();
+  if (pipe(pipefd) != 0) return -1;
   const pid_t pid = fork();
-  if (pid < 0) {
-    std::fprintf(stderr, "wsstress: error: fork: %s\n", std::strerror(errno));
-    return kInternal;
-  }
-  if (pid == 0) {
-    setpgid(0, 0);  // so the backstop can stop libFuzzer's fork-mode children too
-    dup2(pipefd[1], 2);
-    const int devnull = open("/dev/null", O_WRONLY);
-    if (devnull >= 0) dup2(devnull, 1);
-    close(pipefd[0]);
+  if (pid != 0) {
     close(pipefd[1]);
-    setenv("WSSTRESS_FUZZ_MUTANT", o.mutant.c_str(), 1);
-    setenv("WSSTRESS_FUZZ_HANG_TIMEOUT", std::to_string(o.hang_timeout_s).c_str(), 1);
-    std::vector<char*> argv;
-    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    execv(bin.c_str(), argv.data());
-    std::fprintf(stderr, "wsstress: error: cannot run %s: %s\n", bin.c_str(), std::strerror(errno));
-    _exit(kInternal);
+    fd = pipefd[0];
+    if (pid < 0) close(pipefd[0]);
+    return pid;
   }
+  setpgid(0, 0);  // so the backstop can stop libFuzzer's fork-mode children too
+  dup2(pipefd[1], 2);
+  const int devnull = open("/dev/null", O_WRONLY);
+  if (devnull >= 0) dup2(devnull, 1);
+  close(pipefd[0]);
   close(pipefd[1]);
+  setenv("WSSTRESS_FUZZ_MUTANT", o.mutant.c_str(), 1);
+  setenv("WSSTRESS_FUZZ_HANG_TIMEOUT", std::to_string(o.hang_timeout_s).c_str(), 1);
+  std::vector<char*> argv;
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  execv(args[0].c_str(), argv.data());
+  std::fprintf(stderr, "wsstress: error: cannot run %s: %s\n", args[0].c_str(), std::strerror(errno));
+  _exit(kInternal);
+}
 
-  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-  const bool tty = !o.quiet && isatty(2);
-  std::deque<std::string> tail;  // the child's last lines, for errors
+// What the fuzzer's output said, and how it ended.
+struct FuzzRun {
+  std::deque<std::string> tail;            // its last lines, for errors
   std::vector<std::string> verdict_lines;  // the target's own report of a finding
   std::string partial, crash, engine = "libFuzzer (coverage-guided)";
   std::uint64_t execs = 0, cov = 0, exec_per_s = 0, finding_execs = 0;
-  const std::regex count_re(R"(^#(\d+)\s)"), cov_re(R"(cov: (\d+))"), eps_re(R"(exec/s: (\d+))"),
-      stat_re(R"(stat::number_of_executed_units: (\d+))"), unit_re(R"(Test unit written to (\S+))");
-  // libFuzzer stops itself at -max_total_time; this is the backstop.
-  const double limit = o.time_s + 120;
   bool killed = false;
+  int status = 0;
+  double secs = 0;
+
+  void read_line(const std::string& line) {
+    static const std::regex count_re(R"(^#(\d+)\s)"), cov_re(R"(cov: (\d+))"), eps_re(R"(exec/s: (\d+))"),
+        stat_re(R"(stat::number_of_executed_units: (\d+))"), unit_re(R"(Test unit written to (\S+))");
+    std::smatch m;
+    if (std::regex_search(line, m, count_re)) execs = std::max<std::uint64_t>(execs, std::stoull(m[1]));
+    if (std::regex_search(line, m, cov_re)) cov = std::stoull(m[1]);
+    if (std::regex_search(line, m, eps_re)) exec_per_s = std::stoull(m[1]);
+    if (std::regex_search(line, m, stat_re)) execs = std::max<std::uint64_t>(execs, std::stoull(m[1]));
+    if (std::regex_search(line, m, unit_re) && crash.empty()) {
+      crash = m[1];
+      finding_execs = execs;
+    }
+    if (line.find("standalone driver") != std::string::npos) engine = "standalone driver (random inputs, no coverage guidance)";
+    if (line.rfind("== wsstress", 0) == 0 && verdict_lines.size() < 4) verdict_lines.push_back(line);
+    tail.push_back(line);
+    if (tail.size() > 80) tail.pop_front();
+  }
+};
+
+// Follows the fuzzer until it ends (or the backstop stops it), with a
+// progress line on a terminal.
+FuzzRun watch_fuzzer(const FuzzOptions& o, pid_t pid, int fd) {
+  FuzzRun run;
+  const auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  const bool tty = !o.quiet && isatty(2);
+  const double limit = o.time_s + 120;  // libFuzzer stops itself at -max_total_time; this is the backstop
   double last_draw = -1;
   for (;;) {
-    pollfd p{pipefd[0], POLLIN, 0};
-    const int pr = poll(&p, 1, 200);
-    if (pr > 0) {
+    pollfd p{fd, POLLIN, 0};
+    if (poll(&p, 1, 200) > 0) {
       char buf[4096];
-      const ssize_t n = read(pipefd[0], buf, sizeof buf);
+      const ssize_t n = read(fd, buf, sizeof buf);
       if (n <= 0) break;
-      partial.append(buf, static_cast<std::size_t>(n));
-      for (std::size_t nl; (nl = partial.find('\n')) != std::string::npos;) {
-        const std::string line = partial.substr(0, nl);
-        partial.erase(0, nl + 1);
-        std::smatch m;
-        if (std::regex_search(line, m, count_re)) execs = std::max<std::uint64_t>(execs, std::stoull(m[1]));
-        if (std::regex_search(line, m, cov_re)) cov = std::stoull(m[1]);
-        if (std::regex_search(line, m, eps_re)) exec_per_s = std::stoull(m[1]);
-        if (std::regex_search(line, m, stat_re)) execs = std::max<std::uint64_t>(execs, std::stoull(m[1]));
-        if (std::regex_search(line, m, unit_re) && crash.empty()) {
-          crash = m[1];
-          finding_execs = execs;
-        }
-        if (line.find("standalone driver") != std::string::npos) engine = "standalone driver (random inputs, no coverage guidance)";
-        if (line.rfind("== wsstress", 0) == 0 && verdict_lines.size() < 4) verdict_lines.push_back(line);
-        tail.push_back(line);
-        if (tail.size() > 80) tail.pop_front();
+      run.partial.append(buf, static_cast<std::size_t>(n));
+      for (std::size_t nl; (nl = run.partial.find('\n')) != std::string::npos;) {
+        const std::string line = run.partial.substr(0, nl);
+        run.partial.erase(0, nl + 1);
+        run.read_line(line);
       }
     }
     if (tty && elapsed() - last_draw >= 0.5) {
       last_draw = elapsed();
       std::fprintf(stderr, "\rfuzz %s_fuzzer: %.0f/%g s, %llu execs, %llu exec/s, cov %llu   ", o.target.c_str(),
-                   elapsed(), o.time_s, static_cast<unsigned long long>(execs),
-                   static_cast<unsigned long long>(exec_per_s), static_cast<unsigned long long>(cov));
+                   elapsed(), o.time_s, static_cast<unsigned long long>(run.execs),
+                   static_cast<unsigned long long>(run.exec_per_s), static_cast<unsigned long long>(run.cov));
     }
     if (elapsed() > limit) {
       kill(-pid, SIGKILL);
-      killed = true;
+      run.killed = true;
       break;
     }
   }
-  close(pipefd[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  const double secs = elapsed();
+  close(fd);
+  waitpid(pid, &run.status, 0);
+  run.secs = elapsed();
   if (tty) std::fprintf(stderr, "\n");
-  if (finding_execs == 0) finding_execs = execs;
+  if (run.finding_execs == 0) run.finding_execs = run.execs;
+  return run;
+}
 
-  nlohmann::json j = {{"schema", "wsstress.fuzz/1"}, {"target", o.target},    {"mutant", o.mutant},
-                      {"engine", engine},             {"seconds", secs},       {"runs", execs},
-                      {"exec_per_s", secs > 0 ? static_cast<double>(execs) / secs : 0.0},
-                      {"coverage", cov},              {"failures", nlohmann::json::array()}};
-  int code = kOk;
-  std::printf("fuzz: %s_fuzzer, mutant %s, %s\n", o.target.c_str(), o.mutant.c_str(), engine.c_str());
-  if (killed) {
+// The outcome, as text and as the JSON report's document.
+int report_fuzz(const FuzzOptions& o, const FuzzRun& run, const std::string& corpus, nlohmann::json& j) {
+  const double secs = run.secs;
+  j = {{"schema", "wsstress.fuzz/1"}, {"target", o.target}, {"mutant", o.mutant},
+       {"engine", run.engine},        {"seconds", secs},    {"runs", run.execs},
+       {"exec_per_s", secs > 0 ? static_cast<double>(run.execs) / secs : 0.0},
+       {"coverage", run.cov},         {"failures", nlohmann::json::array()}};
+  std::printf("fuzz: %s_fuzzer, mutant %s, %s\n", o.target.c_str(), o.mutant.c_str(), run.engine.c_str());
+  if (run.killed) {
     std::printf("fuzz: the fuzzer did not stop at its time budget; stopped it after %.0f s\n", secs);
-    code = kHang;
-  } else if (!crash.empty()) {
-    std::printf("fuzz: FINDING after %llu executions in %.1f s\n", static_cast<unsigned long long>(finding_execs), secs);
-    Converted c = convert(o.target, o.mutant, crash, crash + ".repro");
+    return kHang;
+  }
+  if (!run.crash.empty()) {
+    std::printf("fuzz: FINDING after %llu executions in %.1f s\n", static_cast<unsigned long long>(run.finding_execs),
+                secs);
+    Converted c = convert(o.target, o.mutant, run.crash, run.crash + ".repro");
     if (!c.error.empty()) {
       std::fprintf(stderr, "wsstress: error: %s\n", c.error.c_str());
       return kInternal;
     }
     // The target's own report (verdict, state dump) is in the child's output.
-    for (const std::string& l : verdict_lines) std::printf("  %s\n", l.substr(3).c_str());
-    print_converted(o, c, crash);
+    for (const std::string& l : run.verdict_lines) std::printf("  %s\n", l.substr(3).c_str());
+    print_converted(o, c, run.crash);
     j["failures"].push_back({{"verdict", c.failing ? c.verdict : std::string("bug")},
                              {"message", c.message},
-                             {"crash", crash},
+                             {"crash", run.crash},
                              {"repro", c.repro_path},
                              {"replay", "wsstress replay " + c.repro_path},
-                             {"executions", finding_execs},
+                             {"executions", run.finding_execs},
                              {"at_seconds", secs}});
-    code = kFailed;
-  } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-    std::printf("fuzz: no finding: %llu executions in %.1f s (%.0f exec/s), coverage %llu, corpus %s\n",
-                static_cast<unsigned long long>(execs), secs, secs > 0 ? static_cast<double>(execs) / secs : 0.0,
-                static_cast<unsigned long long>(cov), corpus.c_str());
-  } else {
-    std::fprintf(stderr, "wsstress: error: the fuzz target ended (%s %d) without a finding; its last lines:\n",
-                 WIFEXITED(status) ? "exit" : "signal", WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
-    for (std::size_t i = tail.size() > 15 ? tail.size() - 15 : 0; i < tail.size(); ++i) {
-      std::fprintf(stderr, "  %s\n", tail[i].c_str());
-    }
-    code = kInternal;
+    return kFailed;
   }
+  if (WIFEXITED(run.status) && WEXITSTATUS(run.status) == 0) {
+    std::printf("fuzz: no finding: %llu executions in %.1f s (%.0f exec/s), coverage %llu, corpus %s\n",
+                static_cast<unsigned long long>(run.execs), secs,
+                secs > 0 ? static_cast<double>(run.execs) / secs : 0.0, static_cast<unsigned long long>(run.cov),
+                corpus.c_str());
+    return kOk;
+  }
+  std::fprintf(stderr, "wsstress: error: the fuzz target ended (%s %d) without a finding; its last lines:\n",
+               WIFEXITED(run.status) ? "exit" : "signal",
+               WIFEXITED(run.status) ? WEXITSTATUS(run.status) : WTERMSIG(run.status));
+  for (std::size_t i = run.tail.size() > 15 ? run.tail.size() - 15 : 0; i < run.tail.size(); ++i) {
+    std::fprintf(stderr, "  %s\n", run.tail[i].c_str());
+  }
+  return kInternal;
+}
+
+int fuzz_command(const FuzzOptions& o) {
+  if (!o.convert.empty()) return convert_command(o);
+  const std::string bin_dir = o.fuzz_bin.empty() ? default_fuzz_bin(o.self) : o.fuzz_bin;
+  const std::string bin = bin_dir + "/" + o.target + "_fuzzer";
+  if (!is_exec(bin)) {
+    std::fprintf(stderr, "wsstress: error: no fuzz target %s (build it: cmake --workflow --preset fuzz, then run "
+                         "build/fuzz/cli/wsstress fuzz, or pass --fuzz-bin)\n", bin.c_str());
+    return kUsage;
+  }
+  if (mkdir(o.out_dir.c_str(), 0755) != 0 && errno != EEXIST) {
+    std::fprintf(stderr, "wsstress: error: --out: cannot create '%s': %s\n", o.out_dir.c_str(), std::strerror(errno));
+    return kUsage;
+  }
+  const std::string corpus = o.out_dir + "/corpus-" + o.target;
+  if (mkdir(corpus.c_str(), 0755) != 0 && errno != EEXIST) {
+    std::fprintf(stderr, "wsstress: error: cannot create '%s': %s\n", corpus.c_str(), std::strerror(errno));
+    return kInternal;
+  }
+  int fd = -1;
+  const pid_t pid = start_fuzzer(o, fuzzer_args(o, bin, corpus), fd);
+  if (pid < 0) {
+    std::fprintf(stderr, "wsstress: error: cannot start %s: %s\n", bin.c_str(), std::strerror(errno));
+    return kInternal;
+  }
+  const FuzzRun run = watch_fuzzer(o, pid, fd);
+  nlohmann::json j;
+  const int code = report_fuzz(o, run, corpus, j);
+  if (code == kInternal && !run.crash.empty()) return code;  // the finding could not be converted
   if (!o.json_path.empty()) {
-    const std::string err = write_atomically(o.json_path, j.dump(2) + "\n");
-    if (!err.empty()) {
+    if (const std::string err = write_atomically(o.json_path, j.dump(2) + "\n"); !err.empty()) {
       std::fprintf(stderr, "wsstress: error: --json: %s\n", err.c_str());
       return kInternal;
     }

@@ -104,32 +104,24 @@ std::string list_text() {
   return out;
 }
 
-}  // namespace
 
-static int relacy_command(const RelacyOptions& o) {
-  if (o.list) {
-    const std::string text = list_text();
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    return kOk;
-  }
-  // Resolve models and mutants into the runs to make, rejecting bad names up front.
+// The models and mutants asked for, as the searches to run; false with a
+// one-line error on a bad name.
+bool plan_searches(const RelacyOptions& o, std::vector<Planned>& plan, std::string& error) {
   std::vector<const rel::ModelInfo*> chosen;
-  if (o.models.empty()) {
-    for (const rel::ModelInfo& m : rel::models()) chosen.push_back(&m);
-  } else {
-    for (const std::string& name : o.models) {
-      const rel::ModelInfo* m = rel::find_model(name);
-      if (m == nullptr) {
-        std::string names;
-        for (const rel::ModelInfo& x : rel::models()) names += (names.empty() ? "" : ", ") + x.name;
-        std::fprintf(stderr, "wsstress: error: --model: unknown model '%s' (models: %s)\n", name.c_str(),
-                     names.c_str());
-        return kUsage;
-      }
-      chosen.push_back(m);
-    }
+  for (const rel::ModelInfo& m : rel::models()) {
+    if (o.models.empty()) chosen.push_back(&m);
   }
-  std::vector<Planned> plan;
+  for (const std::string& name : o.models) {
+    const rel::ModelInfo* m = rel::find_model(name);
+    if (m == nullptr) {
+      std::string names;
+      for (const rel::ModelInfo& x : rel::models()) names += (names.empty() ? "" : ", ") + x.name;
+      error = "--model: unknown model '" + name + "' (models: " + names + ")";
+      return false;
+    }
+    chosen.push_back(m);
+  }
   for (const rel::ModelInfo* m : chosen) {
     rel::SearchSpec s = m->ci;
     if (o.search) s.kind = *rel::parse_search(*o.search);
@@ -145,125 +137,160 @@ static int relacy_command(const RelacyOptions& o) {
       if (o.mutant == "all" || o.mutant == t.mutant) plan.push_back({m->name, t.mutant, t.expect_fail, t.note, s});
     }
   }
-  if (plan.empty()) {
-    std::vector<std::string> modelled;
-    for (const rel::ModelInfo& m : rel::models()) {
-      for (const rel::Target& t : m.targets) {
-        if (std::find(modelled.begin(), modelled.end(), t.mutant) == modelled.end()) modelled.push_back(t.mutant);
-      }
+  if (!plan.empty()) return true;
+  std::vector<std::string> modelled;
+  for (const rel::ModelInfo& m : rel::models()) {
+    for (const rel::Target& t : m.targets) {
+      if (std::find(modelled.begin(), modelled.end(), t.mutant) == modelled.end()) modelled.push_back(t.mutant);
     }
-    std::string which;
-    for (const std::string& name : modelled) which += (which.empty() ? "" : ", ") + name;
-    std::fprintf(stderr, "wsstress: error: --mutant: no chosen model targets '%s' (modelled mutants: %s)\n",
-                 o.mutant.c_str(), which.c_str());
-    return kUsage;
   }
+  std::string which;
+  for (const std::string& name : modelled) which += (which.empty() ? "" : ", ") + name;
+  error = "--mutant: no chosen model targets '" + o.mutant + "' (modelled mutants: " + which + ")";
+  return false;
+}
 
-  nlohmann::json runs = nlohmann::json::array();
-  nlohmann::json failures = nlohmann::json::array();
+// One finished search, judged against the model table and the catalog.
+struct Judged {
+  const Planned* plan;
+  rel::ModelResult r;
+  bool failed = false;
+  stress::FailureKind kind = stress::FailureKind::None;
+  bool kind_ok = true;   // a catch of a kind the catalog allows (a DEADLOCK for a lost wake-up)
+  bool expected = true;  // what the model table expects (the clean pool: pass)
+};
+
+Judged judge(const Planned& p, rel::ModelResult r) {
+  Judged j{&p, std::move(r)};
+  j.failed = j.r.outcome == rel::Outcome::Fail;
+  const auto* info = stress::find_mutant(p.mutant);
+  if (j.failed) j.kind = stress::classify_failure(j.r.relacy_result, "");
+  j.kind_ok = !j.failed || (info != nullptr && stress::contains(info->kinds, j.kind));
+  j.expected = p.expect_fail ? j.failed && j.kind_ok : j.r.outcome == rel::Outcome::Pass;
+  return j;
+}
+
+// The verdict line of one search, its notes and (failing) Relacy's report.
+void print_judged(const Judged& j, const RelacyOptions& o) {
+  const Planned& p = *j.plan;
+  std::string cover;
+  if (j.failed) {
+    cover = "failing execution #" + std::to_string(j.r.executions);
+  } else if (j.r.outcome == rel::Outcome::Pass && p.search.kind != rel::Search::Random) {
+    cover = std::to_string(j.r.executions) + " executions, exhaustive within the bound";
+  }
+  std::printf("%-10s %-26s %-7s %-18s %-62s %7.2f s%s\n", p.model.c_str(), p.mutant.c_str(), rel::to_string(j.r.outcome),
+              j.r.relacy_result.c_str(), (search_text(p.search) + (cover.empty() ? "" : "; " + cover)).c_str(),
+              j.r.seconds, p.mutant == "none" ? "" : j.expected ? "  (as expected)" : "  (NOT as expected)");
+  if (const auto* info = stress::find_mutant(p.mutant); !j.kind_ok && info != nullptr) {
+    std::printf("           a %s, the catalog expects %s\n", stress::to_string(j.kind),
+                stress::to_string_set(info->kinds).c_str());
+  }
+  if (!p.note.empty() && !o.quiet) std::printf("           note: %s\n", p.note.c_str());
+  if ((j.failed || j.r.outcome == rel::Outcome::Error) && !o.quiet && !j.r.trace.empty()) {
+    const std::string shown = o.full_trace ? j.r.trace : trace_tail(j.r.trace, 60);
+    std::printf("----- Relacy's report of the failing execution -----\n%s", shown.c_str());
+    if (shown.back() != '\n') std::printf("\n");
+    std::printf("----- end of report -----\n");
+  }
+}
+
+nlohmann::json judged_json(const Judged& j) {
+  const Planned& p = *j.plan;
+  return {{"model", p.model},
+          {"mutant", p.mutant},
+          {"search", rel::to_string(p.search.kind)},
+          {"context_bound", p.search.context_bound},
+          {"iterations", p.search.iterations},
+          {"verdict", rel::to_string(j.r.outcome)},
+          {"relacy_result", j.r.relacy_result},
+          {"executions", j.r.executions},
+          {"exhaustive", j.r.exhaustive},
+          {"seconds", j.r.seconds},
+          {"expected", p.expect_fail ? "fail" : "pass"},
+          {"as_expected", j.expected},
+          {"kind", j.failed ? stress::to_string(j.kind) : ""},
+          {"note", p.note},
+          {"trace", j.r.trace}};
+}
+
+// The exit code: --mutant all is the models' self-test, which passes when
+// every mutant did what the model table expects of it.
+int exit_code(const RelacyOptions& o, const std::vector<Judged>& done, std::string& summary) {
+  bool fail = false, limit = false, error = false, unexpected = false;
+  for (const Judged& j : done) {
+    fail |= j.failed;
+    limit |= j.r.outcome == rel::Outcome::Timeout || j.r.outcome == rel::Outcome::MemoryLimit;
+    error |= j.r.outcome == rel::Outcome::Error;
+    unexpected |= !j.expected;
+  }
+  summary = error               ? "an error stopped a search"
+            : o.mutant == "all" ? (unexpected ? "some mutants NOT as expected" : "every mutant as expected")
+            : fail              ? "a model failed"
+            : limit             ? "a search hit the time or memory limit without a verdict"
+                                : "every model passed";
+  if (error) return kInternal;
+  if (o.mutant == "all") return unexpected ? kFailed : limit ? kHang : kOk;
+  return fail ? kFailed : limit ? kHang : kOk;
+}
+
+}  // namespace
+
+static int relacy_command(const RelacyOptions& o) {
+  if (o.list) {
+    const std::string text = list_text();
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return kOk;
+  }
+  std::vector<Planned> plan;
+  std::string error;
+  if (!plan_searches(o, plan, error)) return usage_error(error);
+  std::vector<Judged> done;
+  nlohmann::json runs = nlohmann::json::array(), failures = nlohmann::json::array();
   std::uint64_t executions = 0;
-  bool any_fail = false, any_timeout = false, any_error = false, any_unexpected = false;
   double elapsed = 0;
   for (const Planned& p : plan) {
-    std::string error;
-    const auto r = rel::run_model(p.model, p.mutant, p.search, error);
-    if (!r) {
-      std::fprintf(stderr, "wsstress: error: %s\n", error.c_str());
-      return kUsage;
-    }
-    elapsed += r->seconds;
-    executions += r->executions;
-    const char* verdict = rel::to_string(r->outcome);
-    const bool failed = r->outcome == rel::Outcome::Fail;
-    // The clean pool is planned with expect_fail false: it must pass.
-    // A catch counts when it is of a kind the catalog allows (a DEADLOCK for a
-    // lost wake-up, not an unrelated assertion).
-    const auto* info = stress::find_mutant(p.mutant);
-    const stress::FailureKind kind = failed ? stress::classify_failure(r->relacy_result, "") : stress::FailureKind::None;
-    const bool kind_ok = !failed || (info != nullptr && stress::contains(info->kinds, kind));
-    const bool expected = p.expect_fail ? failed && kind_ok : r->outcome == rel::Outcome::Pass;
-    any_fail |= failed;
-    any_timeout |= r->outcome == rel::Outcome::Timeout || r->outcome == rel::Outcome::MemoryLimit;
-    any_error |= r->outcome == rel::Outcome::Error;
-    any_unexpected |= !expected;
-    std::string cover;
-    if (failed) {
-      cover = "failing execution #" + std::to_string(r->executions);
-    } else if (r->outcome == rel::Outcome::Pass && p.search.kind != rel::Search::Random) {
-      cover = std::to_string(r->executions) + " executions, exhaustive within the bound";
-    }
-    std::printf("%-10s %-26s %-7s %-18s %-62s %7.2f s%s\n", p.model.c_str(), p.mutant.c_str(), verdict,
-                r->relacy_result.c_str(), (search_text(p.search) + (cover.empty() ? "" : "; " + cover)).c_str(),
-                r->seconds, p.mutant == "none" ? "" : expected ? "  (as expected)" : "  (NOT as expected)");
-    if (failed && !kind_ok && info != nullptr) {
-      std::printf("           a %s, the catalog expects %s\n", stress::to_string(kind),
-                  stress::to_string_set(info->kinds).c_str());
-    }
-    if (!p.note.empty() && !o.quiet) std::printf("           note: %s\n", p.note.c_str());
-    if ((failed || r->outcome == rel::Outcome::Error) && !o.quiet && !r->trace.empty()) {
-      const std::string shown = o.full_trace ? r->trace : trace_tail(r->trace, 60);
-      std::printf("----- Relacy's report of the failing execution -----\n%s", shown.c_str());
-      if (shown.back() != '\n') std::printf("\n");
-      std::printf("----- end of report -----\n");
-    }
+    auto r = rel::run_model(p.model, p.mutant, p.search, error);
+    if (!r) return usage_error(error);
+    done.push_back(judge(p, std::move(*r)));
+    const Judged& j = done.back();
+    elapsed += j.r.seconds;
+    executions += j.r.executions;
+    print_judged(j, o);
     // --trace-out keeps the first failing execution's report (later ones are in --json).
-    if (failed && !o.trace_out.empty() && failures.empty()) {
-      const std::string err = write_atomically(o.trace_out, r->trace);
-      if (!err.empty()) {
+    if (j.failed && !o.trace_out.empty() && failures.empty()) {
+      if (const std::string err = write_atomically(o.trace_out, j.r.trace); !err.empty()) {
         std::fprintf(stderr, "wsstress: error: --trace-out: %s\n", err.c_str());
         return kInternal;
       }
       std::printf("the whole report of %s/%s is in %s\n", p.model.c_str(), p.mutant.c_str(), o.trace_out.c_str());
     }
     std::fflush(stdout);
-    nlohmann::json j = {{"model", p.model},
-                        {"mutant", p.mutant},
-                        {"search", rel::to_string(p.search.kind)},
-                        {"context_bound", p.search.context_bound},
-                        {"iterations", p.search.iterations},
-                        {"verdict", verdict},
-                        {"relacy_result", r->relacy_result},
-                        {"executions", r->executions},
-                        {"exhaustive", r->exhaustive},
-                        {"seconds", r->seconds},
-                        {"expected", p.expect_fail ? "fail" : "pass"},
-                        {"as_expected", expected},
-                        {"kind", failed ? stress::to_string(kind) : ""},
-                        {"note", p.note},
-                        {"trace", r->trace}};
-    runs.push_back(j);
-    if (failed) {
-      failures.push_back({{"verdict", r->relacy_result},
-                          {"message", "model " + p.model + ": " + r->relacy_result + " in execution #" +
-                                          std::to_string(r->executions) + " (" + search_text(p.search) + ")"},
-                          {"seed", r->executions},
+    runs.push_back(judged_json(j));
+    if (j.failed) {
+      failures.push_back({{"verdict", j.r.relacy_result},
+                          {"message", "model " + p.model + ": " + j.r.relacy_result + " in execution #" +
+                                          std::to_string(j.r.executions) + " (" + search_text(p.search) + ")"},
+                          {"seed", j.r.executions},
                           {"at_seconds", elapsed},
                           {"replay", "wsstress relacy --model " + p.model + " --mutant " + p.mutant}});
     }
   }
+  std::string summary;
+  const int code = exit_code(o, done, summary);
   std::printf("relacy: %zu search(es), %llu executions, %.1f s: %s\n", plan.size(),
-              static_cast<unsigned long long>(executions), elapsed,
-              any_error            ? "an error stopped a search"
-              : o.mutant == "all"  ? (any_unexpected ? "some mutants NOT as expected" : "every mutant as expected")
-              : any_fail           ? "a model failed"
-              : any_timeout ? "a search hit the time or memory limit without a verdict"
-                            : "every model passed");
+              static_cast<unsigned long long>(executions), elapsed, summary.c_str());
   if (!o.json_path.empty()) {
+    bool all_as_expected = true;
+    for (const Judged& j : done) all_as_expected &= j.expected;
     const nlohmann::json doc = {{"schema", "wsstress.relacy/1"}, {"runs_detail", runs}, {"runs", executions},
-                                {"failures", failures},           {"seconds", elapsed}, {"all_as_expected", !any_unexpected}};
-    const std::string err = write_atomically(o.json_path, doc.dump(2) + "\n");
-    if (!err.empty()) {
+                                {"failures", failures},           {"seconds", elapsed}, {"all_as_expected", all_as_expected}};
+    if (const std::string err = write_atomically(o.json_path, doc.dump(2) + "\n"); !err.empty()) {
       std::fprintf(stderr, "wsstress: error: --json: %s\n", err.c_str());
       return kInternal;
     }
   }
-  if (any_error) return kInternal;
-  // --mutant all is the models' self-test: it passes when every mutant did
-  // what the model table expects of it.
-  if (o.mutant == "all") return any_unexpected ? kFailed : any_timeout ? kHang : kOk;
-  if (any_fail) return kFailed;
-  if (any_timeout) return kHang;
-  return kOk;
+  return code;
 }
 
 #else
