@@ -306,6 +306,41 @@ TEST(Repro, BadFilesGetOneLineErrors) {
   EXPECT_NE(error.find("unknown mutant 'zap'"), std::string::npos);
 }
 
+// Issue #17 points 4 and 8: a reproducer cut short, added to, edited, or with
+// a malformed trace hash is refused with one line (never replayed as a prefix,
+// never an uncaught exception); a file from before the count and checksum
+// still reads.
+TEST(Repro, TruncatedEditedOrMalformedFilesAreRefused) {
+  sim::Repro repro{small("join"), SimConfig{}, "hang", "lost wake-up", 0x0123456789abcdefull};
+  repro.config.forced = {0, 4, 4, 0, 8, 4};
+  const std::string good = sim::write_repro(repro);
+  std::string error;
+  ASSERT_TRUE(sim::read_repro(good, error)) << error;
+  EXPECT_NE(good.find("\ndecisions 6\n"), std::string::npos);
+  // Cut inside the schedule, with and without its end line.
+  const std::string cut = good.substr(0, good.find(" 8 4"));
+  EXPECT_FALSE(sim::read_repro(cut + "\n", error));
+  EXPECT_NE(error.find("truncated"), std::string::npos) << error;
+  // Text after the end line.
+  EXPECT_FALSE(sim::read_repro(good + "schedule 0\n", error));
+  EXPECT_NE(error.find("after its end line"), std::string::npos) << error;
+  // A decision changed: the checksum no longer matches.
+  std::string edited = good;
+  edited.replace(edited.find("schedule 0 4"), 12, "schedule 0 8");
+  EXPECT_FALSE(sim::read_repro(edited, error));
+  EXPECT_NE(error.find("checksum"), std::string::npos) << error;
+  // Malformed trace hashes, in a file without a checksum.
+  const std::string old_format =
+      "wsstress-repro 1\nscenario join\nmutant none\nthreads 2\npools 2\niterations 1\nseed 1\nstrategy random\n"
+      "memory sc\npct-depth 3\npreemption-bound 2\nstep-budget 100000\nschedule 0 0 4\n";
+  EXPECT_TRUE(sim::read_repro(old_format, error)) << error;
+  for (const char* hash : {"", "zz", "12345678901234567", "-1", "0x10"}) {
+    EXPECT_FALSE(sim::read_repro(old_format + "trace-hash " + hash + "\n", error)) << hash;
+    EXPECT_NE(error.find("trace-hash"), std::string::npos) << error;
+  }
+  EXPECT_TRUE(sim::read_repro(old_format + "trace-hash 00000000000000ff\n", error)) << error;
+}
+
 TEST(Repro, AScheduleThatDoesNotFitSaysWhere) {
   SimConfig c;
   c.forced = {0, 0, 400};  // fiber 100 does not exist

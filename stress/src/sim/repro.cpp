@@ -1,0 +1,227 @@
+// Reproducer files: a simulated run's program (scenario, mutant, sizes,
+// input), its knobs (seed, strategy, memory model) and every scheduling
+// decision it made, as `key value` lines. A file ends with its decision count
+// and an `end` line carrying a checksum of everything before it, so a file
+// cut short, or with lines added or changed, is refused instead of replaying
+// something else. (Files from before the count and checksum are still read.)
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "wsstress/sim/engine.hpp"
+#include "wsstress/stress/catalog.hpp"
+
+namespace wsstress::sim {
+
+namespace {
+
+std::uint64_t fnv1a(const std::string& text) {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char c : text) h = (h ^ c) * 0x100000001b3ull;
+  return h;
+}
+
+std::string hex64(std::uint64_t v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%016llx", static_cast<unsigned long long>(v));
+  return b;
+}
+
+bool to_u64(const std::string& s, std::uint64_t& out, int base = 10) {
+  const char* digits = base == 16 ? "0123456789abcdef" : "0123456789";
+  if (s.empty() || s.find_first_not_of(digits) != std::string::npos) return false;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out, base);
+  return ec == std::errc() && end == s.data() + s.size();  // no overflow past 2^64 - 1
+}
+
+using Fields = std::map<std::string, std::string>;
+
+// The header line, then `key value` lines up to the `end` line, whose
+// checksum must match; nothing may follow it.
+bool read_fields(const std::string& text, Fields& fields, std::string& error) {
+  std::istringstream in(text);
+  std::string line;
+  if (!std::getline(in, line) || line.rfind("wsstress-repro ", 0) != 0) {
+    error = "not a wsstress reproducer (its first line must be 'wsstress-repro 1')";
+    return false;
+  }
+  if (line != "wsstress-repro 1") {
+    error = "reproducer version '" + line.substr(15) + "' is not supported (this wsstress reads version 1)";
+    return false;
+  }
+  std::size_t consumed = line.size() + 1;
+  while (std::getline(in, line)) {
+    if (line.rfind("end ", 0) == 0) {
+      std::uint64_t sum = 0;
+      if (!to_u64(line.substr(4), sum, 16) || sum != fnv1a(text.substr(0, consumed))) {
+        error = "reproducer checksum does not match its contents (edited or damaged?)";
+        return false;
+      }
+      fields["end"] = line.substr(4);
+      const std::size_t after = consumed + line.size() + 1;
+      if (after < text.size() && text.find_first_not_of("\n", after) != std::string::npos) {
+        error = "reproducer has text after its end line";
+        return false;
+      }
+      return true;
+    }
+    consumed += line.size() + 1;
+    if (line.empty()) continue;
+    const auto sp = line.find(' ');
+    fields[line.substr(0, sp)] = sp == std::string::npos ? "" : line.substr(sp + 1);
+  }
+  if (fields.count("decisions")) {
+    error = "reproducer has no end line (truncated?)";
+    return false;
+  }
+  return true;
+}
+
+// The program and the knobs.
+bool read_run(Fields& fields, Repro& r, std::string& error) {
+  for (const char* k : {"scenario", "mutant", "threads", "pools", "iterations", "seed", "strategy", "memory",
+                        "pct-depth", "preemption-bound", "step-budget", "schedule"}) {
+    if (!fields.count(k)) {
+      error = std::string("reproducer is missing '") + k + "' (truncated?)";
+      return false;
+    }
+  }
+  r.spec.scenario = fields["scenario"];
+  const auto& names = stress::scenario_names();
+  if (std::find(names.begin(), names.end(), r.spec.scenario) == names.end()) {
+    error = "reproducer names an unknown scenario '" + r.spec.scenario + "'";
+    return false;
+  }
+  r.spec.mutant = fields["mutant"];
+  if (stress::find_mutant(r.spec.mutant) == nullptr) {
+    error = "reproducer names an unknown mutant '" + r.spec.mutant + "'";
+    return false;
+  }
+  auto num = [&](const char* key, std::uint64_t lo, std::uint64_t hi, std::uint64_t& out) {
+    std::uint64_t v = 0;
+    if (!to_u64(fields[key], v) || v < lo || v > hi) {
+      error = std::string("reproducer field '") + key + "' has a bad value '" + fields[key] + "'";
+      return false;
+    }
+    out = v;
+    return true;
+  };
+  std::uint64_t threads, pools, iterations, depth, bound, budget;
+  if (!num("threads", 1, 256, threads) || !num("pools", 1, 8, pools) || !num("iterations", 1, 1000000, iterations) ||
+      !num("seed", 0, UINT64_MAX, r.config.seed) || !num("pct-depth", 1, 64, depth) ||
+      !num("preemption-bound", 0, 64, bound) || !num("step-budget", 1, UINT64_MAX, budget)) {
+    return false;
+  }
+  r.spec.threads = threads;
+  r.spec.pools = pools;
+  r.spec.iterations = iterations;
+  r.config.pct_depth = static_cast<unsigned>(depth);
+  r.config.preemption_bound = static_cast<unsigned>(bound);
+  r.config.step_budget = budget;
+  const std::string& st = fields["strategy"];
+  if (st == "random") r.config.strategy = StrategyKind::Random;
+  else if (st == "pct") r.config.strategy = StrategyKind::PCT;
+  else if (st == "dfs") r.config.strategy = StrategyKind::DFS;
+  else if (st == "fuzz") r.config.strategy = StrategyKind::Fuzz;  // its schedule holds every decision
+  else {
+    error = "reproducer names an unknown strategy '" + st + "'";
+    return false;
+  }
+  const std::string& mem = fields["memory"];
+  if (mem != "sc" && mem != "tso") {
+    error = "reproducer names an unknown memory model '" + mem + "'";
+    return false;
+  }
+  r.config.memory = mem == "tso" ? MemoryModel::TSO : MemoryModel::SC;
+  return true;
+}
+
+// The schedule (as many decisions as the file says it has) and the input.
+bool read_decisions(Fields& fields, Repro& r, std::string& error) {
+  std::istringstream sched(fields["schedule"]);
+  std::string tok;
+  std::uint64_t v = 0;
+  while (sched >> tok) {
+    if (!to_u64(tok, v) || v > UINT32_MAX) {
+      error = "reproducer schedule has a bad entry '" + tok + "'";
+      return false;
+    }
+    r.config.forced.push_back(static_cast<std::uint32_t>(v));
+  }
+  if (r.config.forced.empty()) {
+    error = "reproducer schedule is empty (truncated?)";
+    return false;
+  }
+  if (fields.count("decisions") && (!to_u64(fields["decisions"], v) || v != r.config.forced.size())) {
+    error = "reproducer schedule has " + std::to_string(r.config.forced.size()) + " decisions, its header says '" +
+            fields["decisions"] + "' (truncated?)";
+    return false;
+  }
+  if (!fields.count("input")) return true;
+  const std::string& hex = fields["input"];
+  if (hex.size() % 2 != 0 || hex.find_first_not_of("0123456789abcdef") != std::string::npos) {
+    error = "reproducer input is not an even number of lower-case hex digits";
+    return false;
+  }
+  for (std::size_t i = 0; i < hex.size(); i += 2) {
+    r.spec.input.push_back(static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16)));
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string write_repro(const Repro& r) {
+  std::ostringstream o;
+  o << "wsstress-repro 1\n";
+  o << "scenario " << r.spec.scenario << "\n";
+  o << "mutant " << r.spec.mutant << "\n";
+  o << "threads " << r.spec.threads << "\n";
+  o << "pools " << r.spec.pools << "\n";
+  o << "iterations " << r.spec.iterations << "\n";
+  o << "seed " << r.config.seed << "\n";
+  o << "strategy " << to_string(r.config.strategy) << "\n";
+  o << "memory " << to_string(r.config.memory) << "\n";
+  o << "pct-depth " << r.config.pct_depth << "\n";
+  o << "preemption-bound " << r.config.preemption_bound << "\n";
+  o << "step-budget " << r.config.step_budget << "\n";
+  o << "verdict " << r.verdict << "\n";
+  std::string msg = r.message;
+  for (char& c : msg) {
+    if (c == '\n') c = ' ';
+  }
+  o << "message " << msg << "\n";
+  o << "trace-hash " << hex64(r.trace_hash) << "\n";
+  if (!r.spec.input.empty()) {
+    static const char* hex = "0123456789abcdef";
+    o << "input ";
+    for (unsigned char ch : r.spec.input) o << hex[ch >> 4] << hex[ch & 15];
+    o << "\n";
+  }
+  o << "decisions " << r.config.forced.size() << "\n";
+  o << "schedule";
+  for (std::uint32_t c : r.config.forced) o << ' ' << c;
+  o << "\n";
+  const std::string body = o.str();
+  return body + "end " + hex64(fnv1a(body)) + "\n";
+}
+
+std::optional<Repro> read_repro(const std::string& text, std::string& error) {
+  Fields fields;
+  Repro r;
+  if (!read_fields(text, fields, error) || !read_run(fields, r, error) || !read_decisions(fields, r, error)) {
+    return std::nullopt;
+  }
+  r.verdict = fields.count("verdict") ? fields["verdict"] : "";
+  r.message = fields.count("message") ? fields["message"] : "";
+  if (fields.count("trace-hash") && !to_u64(fields["trace-hash"], r.trace_hash, 16)) {
+    error = "reproducer field 'trace-hash' has a bad value '" + fields["trace-hash"] +
+            "' (expected up to 16 lower-case hex digits)";
+    return std::nullopt;
+  }
+  return r;
+}
+
+}  // namespace wsstress::sim
