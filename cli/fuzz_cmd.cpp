@@ -23,6 +23,7 @@
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "output.hpp"
 #include "report.hpp"
 #include "wsstress/sim/fuzz_input.hpp"
 #include "wsstress/stress/catalog.hpp"
@@ -100,31 +101,31 @@ Converted convert(const std::string& target, const std::string& mutant, const st
   c.verdict = rep.verdict;
   c.message = rep.message;
   c.repro_path = repro_path;
-  const std::string err = write_atomically(repro_path, sim::write_repro(rep));
+  const std::string err = write_output(repro_path, sim::write_repro(rep));
   if (!err.empty()) c.error = err;
   return c;
 }
 
 void print_converted(const FuzzOptions& o, const Converted& c, const std::string& crash) {
-  std::printf("  crash input: %s\n", crash.c_str());
+  std::fprintf(text_out(), "  crash input: %s\n", crash.c_str());
   if (!c.program_text.empty()) {
-    std::printf("  program:\n");
+    std::fprintf(text_out(), "  program:\n");
     std::istringstream lines(c.program_text);
-    for (std::string l; std::getline(lines, l);) std::printf("    %s\n", l.c_str());
+    for (std::string l; std::getline(lines, l);) std::fprintf(text_out(), "    %s\n", l.c_str());
   }
   if (c.failing) {
-    std::printf("  simulator:   %s: %s\n", c.verdict.c_str(), c.message.c_str());
-    std::printf("  reproducer:  %s (exact: every scheduling decision recorded)\n", c.repro_path.c_str());
-    std::printf("  replay:      wsstress replay %s --trace\n", c.repro_path.c_str());
+    std::fprintf(text_out(), "  simulator:   %s: %s\n", c.verdict.c_str(), c.message.c_str());
+    std::fprintf(text_out(), "  reproducer:  %s (exact: every scheduling decision recorded)\n", c.repro_path.c_str());
+    std::fprintf(text_out(), "  replay:      wsstress replay %s --trace\n", c.repro_path.c_str());
   } else if (o.target == "program") {
-    std::printf("  simulator:   no failing interleaving found for this program (50 seeds x SC/TSO x random/PCT)\n");
-    std::printf("  reproducer:  %s (the program; replays the simulator's seed 0)\n", c.repro_path.c_str());
+    std::fprintf(text_out(), "  simulator:   no failing interleaving found for this program (50 seeds x SC/TSO x random/PCT)\n");
+    std::fprintf(text_out(), "  reproducer:  %s (the program; replays the simulator's seed 0)\n", c.repro_path.c_str());
   } else {
-    std::printf("  simulator:   this input's run passes (%s)\n", c.message.empty() ? "no failure" : c.message.c_str());
-    std::printf("  reproducer:  %s (its schedule, recorded)\n", c.repro_path.c_str());
+    std::fprintf(text_out(), "  simulator:   this input's run passes (%s)\n", c.message.empty() ? "no failure" : c.message.c_str());
+    std::fprintf(text_out(), "  reproducer:  %s (its schedule, recorded)\n", c.repro_path.c_str());
   }
   if (o.target == "program") {
-    std::printf("  real threads: wsstress run --scenario program --input %s%s --repeat 1000\n", crash.c_str(),
+    std::fprintf(text_out(), "  real threads: wsstress run --scenario program --input %s%s --repeat 1000\n", crash.c_str(),
                 o.mutant == "none" ? "" : (" --mutant " + o.mutant).c_str());
   }
 }
@@ -148,7 +149,7 @@ int convert_command(const FuzzOptions& o) {
     std::fprintf(stderr, "wsstress: error: %s\n", c.error.c_str());
     return kInternal;
   }
-  std::printf("convert: %s_fuzzer input, mutant %s: %s\n", o.target.c_str(), o.mutant.c_str(),
+  std::fprintf(text_out(), "convert: %s_fuzzer input, mutant %s: %s\n", o.target.c_str(), o.mutant.c_str(),
               c.failing ? "fails" : "passes in the simulator");
   print_converted(o, c, o.convert);
   return c.failing ? kFailed : kOk;
@@ -282,13 +283,13 @@ int report_fuzz(const FuzzOptions& o, const FuzzRun& run, const std::string& cor
        {"engine", run.engine},        {"seconds", secs},    {"runs", run.execs},
        {"exec_per_s", secs > 0 ? static_cast<double>(run.execs) / secs : 0.0},
        {"coverage", run.cov},         {"failures", nlohmann::json::array()}};
-  std::printf("fuzz: %s_fuzzer, mutant %s, %s\n", o.target.c_str(), o.mutant.c_str(), run.engine.c_str());
+  std::fprintf(text_out(), "fuzz: %s_fuzzer, mutant %s, %s\n", o.target.c_str(), o.mutant.c_str(), run.engine.c_str());
   if (run.killed) {
-    std::printf("fuzz: the fuzzer did not stop at its time budget; stopped it after %.0f s\n", secs);
+    std::fprintf(text_out(), "fuzz: the fuzzer did not stop at its time budget; stopped it after %.0f s\n", secs);
     return kHang;
   }
   if (!run.crash.empty()) {
-    std::printf("fuzz: FINDING after %llu executions in %.1f s\n", static_cast<unsigned long long>(run.finding_execs),
+    std::fprintf(text_out(), "fuzz: FINDING after %llu executions in %.1f s\n", static_cast<unsigned long long>(run.finding_execs),
                 secs);
     Converted c = convert(o.target, o.mutant, run.crash, run.crash + ".repro");
     if (!c.error.empty()) {
@@ -296,7 +297,7 @@ int report_fuzz(const FuzzOptions& o, const FuzzRun& run, const std::string& cor
       return kInternal;
     }
     // The target's own report (verdict, state dump) is in the child's output.
-    for (const std::string& l : run.verdict_lines) std::printf("  %s\n", l.substr(3).c_str());
+    for (const std::string& l : run.verdict_lines) std::fprintf(text_out(), "  %s\n", l.substr(3).c_str());
     print_converted(o, c, run.crash);
     j["failures"].push_back({{"verdict", c.failing ? c.verdict : std::string("bug")},
                              {"message", c.message},
@@ -308,7 +309,7 @@ int report_fuzz(const FuzzOptions& o, const FuzzRun& run, const std::string& cor
     return kFailed;
   }
   if (WIFEXITED(run.status) && WEXITSTATUS(run.status) == 0) {
-    std::printf("fuzz: no finding: %llu executions in %.1f s (%.0f exec/s), coverage %llu, corpus %s\n",
+    std::fprintf(text_out(), "fuzz: no finding: %llu executions in %.1f s (%.0f exec/s), coverage %llu, corpus %s\n",
                 static_cast<unsigned long long>(run.execs), secs,
                 secs > 0 ? static_cast<double>(run.execs) / secs : 0.0, static_cast<unsigned long long>(run.cov),
                 corpus.c_str());
@@ -351,22 +352,16 @@ int fuzz_command(const FuzzOptions& o) {
   nlohmann::json j;
   const int code = report_fuzz(o, run, corpus, j);
   if (code == kInternal && !run.crash.empty()) return code;  // the finding could not be converted
-  if (!o.json_path.empty()) {
-    if (const std::string err = write_atomically(o.json_path, j.dump(2) + "\n"); !err.empty()) {
-      std::fprintf(stderr, "wsstress: error: --json: %s\n", err.c_str());
-      return kInternal;
-    }
-  }
-  return code;
+  return o.json_path.empty() ? code : write_report("--json", o.json_path, j.dump(2) + "\n", code);
 }
 
 void add_fuzz_options(CLI::App* cmd, FuzzOptions& o) {
   cmd->add_option("--target", o.target, "program (nested programs on real threads) or schedule (the simulator's decisions)")
       ->check(CLI::IsMember({"program", "schedule"}))
       ->capture_default_str();
-  cmd->add_option("--time", o.time_s, "seconds to fuzz")->check(CLI::Range(1.0, 604800.0))->capture_default_str();
+  cmd->add_option("--time", o.time_s, "seconds to fuzz")->check(finite_range(1.0, 604800.0))->capture_default_str();
   cmd->add_option("--hang-timeout", o.hang_timeout_s, "program: seconds without progress that make a hang")
-      ->check(CLI::Range(0.1, 3600.0))
+      ->check(finite_range(0.1, 3600.0))
       ->capture_default_str();
   cmd->add_option("--jobs", o.jobs, "parallel fuzzing processes (libFuzzer -fork)")
       ->check(CLI::Range(1u, 256u))
@@ -381,8 +376,8 @@ void add_fuzz_options(CLI::App* cmd, FuzzOptions& o) {
       ->check(CLI::ExistingDirectory);
   cmd->add_option("--convert", o.convert, "convert this crash file into a reproducer instead of fuzzing");
   cmd->add_option("--repro", o.repro_path, "--convert: where to write the reproducer (default: FILE.repro)")
-      ->check(writable_file_path());
-  cmd->add_option("--json", o.json_path, "write the result as JSON (schema wsstress.fuzz/1)")->check(writable_file_path());
+      ->check(output_path());
+  cmd->add_option("--json", o.json_path, "write the result as JSON (schema wsstress.fuzz/1)")->check(output_path());
   cmd->add_flag("--quiet", o.quiet, "no progress line");
 }
 
@@ -395,7 +390,11 @@ Subcommand add_fuzz(CLI::App& parent, const std::string& self) {
       "fuzz", "run a fuzz target (fuzz/) for a time budget and turn a finding into a reproducer; exit 0 no "
               "finding, 1 finding");
   add_fuzz_options(cmd, *o);
-  return {cmd, [o] { return fuzz_command(*o); }};
+  return {cmd, [o] {
+    std::string error;
+    if (!claim_stdout({&o->json_path, &o->repro_path}, error)) return usage_error(error);
+    return fuzz_command(*o);
+  }};
 }
 
 }  // namespace wsstress::cli

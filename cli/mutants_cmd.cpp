@@ -8,6 +8,7 @@
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "output.hpp"
 #include "report.hpp"
 #include "wsstress/stress/catalog.hpp"
 #include "wsstress/stress/matrix.hpp"
@@ -78,14 +79,14 @@ int check_command(const CheckOptions& o) {
   for (const std::string& engine : o.engines) {
     stress::MatrixSpec spec = o.matrix;
     spec.engine = engine;
-    std::printf("mutant matrix: engine %s, budget %g s per mutant\n", engine.c_str(), spec.budget_s);
-    std::fflush(stdout);
+    std::fprintf(text_out(), "mutant matrix: engine %s, budget %g s per mutant\n", engine.c_str(), spec.budget_s);
+    std::fflush(text_out());
     try {
       reports.push_back(stress::run_matrix(spec, [tty, engine](const stress::MatrixRow& row) {
         if (!tty) return;
         const std::string line = matrix_row_text(engine, row);
-        std::fwrite(line.data(), 1, line.size(), stdout);
-        std::fflush(stdout);
+        std::fwrite(line.data(), 1, line.size(), text_out());
+        std::fflush(text_out());
       }));
     } catch (const std::exception& e) {
       std::fprintf(stderr, "wsstress: error: %s\n", e.what());
@@ -93,20 +94,14 @@ int check_command(const CheckOptions& o) {
     }
   }
   const std::string text = matrix_text(reports);
-  std::fwrite(text.data(), 1, text.size(), stdout);
-  if (!o.json_path.empty()) {
-    const std::string err = write_atomically(o.json_path, matrix_json(reports));
-    if (!err.empty()) {
-      std::fprintf(stderr, "wsstress: error: --json: %s\n", err.c_str());
-      return kInternal;
-    }
-  }
+  std::fwrite(text.data(), 1, text.size(), text_out());
+  int code = kOk;
   for (const auto& m : reports) {
     for (const auto& row : m.rows) {
-      if (!row.as_expected) return kFailed;
+      if (!row.as_expected) code = kFailed;
     }
   }
-  return kOk;
+  return o.json_path.empty() ? code : write_report("--json", o.json_path, matrix_json(reports), code);
 }
 
 void add_check_options(CLI::App* cmd, CheckOptions& o) {
@@ -115,10 +110,10 @@ void add_check_options(CLI::App* cmd, CheckOptions& o) {
                   "fuzz-schedule")
       ->capture_default_str();
   cmd->add_option("--budget", o.matrix.budget_s, "seconds per mutant")
-      ->check(CLI::Range(0.5, 86400.0))
+      ->check(finite_range(0.5, 86400.0))
       ->capture_default_str();
   cmd->add_option("--hang-timeout", o.matrix.hang_timeout_s, "seconds without progress that make a hang")
-      ->check(CLI::Range(0.1, 3600.0))
+      ->check(finite_range(0.1, 3600.0))
       ->capture_default_str();
   cmd->add_option("--only", o.only_text, "comma-separated mutants to check (default: all)");
   cmd->add_option("--expect-kind", o.expect_kind_text,
@@ -137,7 +132,7 @@ void add_check_options(CLI::App* cmd, CheckOptions& o) {
       ->capture_default_str();
   cmd->add_option("--noise", o.matrix.base.noise, "noise level 0..3")->check(CLI::Range(0, 3))->capture_default_str();
   cmd->add_option("--json", o.json_path, "write the matrix as JSON (schema wsstress.mutants/2)")
-      ->check(writable_file_path());
+      ->check(output_path());
 }
 
 }  // namespace
@@ -154,11 +149,12 @@ Subcommand add_mutants(CLI::App& parent, const std::string& self) {
   return {cmd, [o, list, self] {
             if (list->parsed()) {
               const std::string text = catalog_text();
-              std::fwrite(text.data(), 1, text.size(), stdout);
+              std::fwrite(text.data(), 1, text.size(), text_out());
               return static_cast<int>(kOk);
             }
             std::string error;
             if (!resolve(*o, error)) return usage_error(error);
+            if (!claim_stdout({&o->json_path}, error)) return usage_error(error);
             o->matrix.self = self;
             return check_command(*o);
           }};

@@ -3,7 +3,10 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <string_view>
 
@@ -31,15 +34,23 @@ std::vector<std::string> mutant_names() {
   return names;
 }
 
-CLI::Validator writable_file_path() {
+CLI::Validator finite_range(double lo, double hi) {
+  char what[96];
+  std::snprintf(what, sizeof what, "NUMBER in [%g - %g]", lo, hi);
   return CLI::Validator(
-      [](std::string& path) -> std::string {
-        const auto slash = path.rfind('/');
-        const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-        if (access(dir.c_str(), W_OK) != 0) return "folder '" + dir + "' does not exist or is not writable";
+      [lo, hi](std::string& text) -> std::string {
+        char* end = nullptr;
+        errno = 0;
+        const double v = std::strtod(text.c_str(), &end);
+        char range[96];
+        std::snprintf(range, sizeof range, "a number from %g to %g", lo, hi);
+        if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(v)) {
+          return "'" + text + "' is not " + range;
+        }
+        if (v < lo || v > hi) return "'" + text + "' is out of range: expected " + range;
         return {};
       },
-      "FILE");
+      what);
 }
 
 bool parse_seed_range(const std::string& text, stress::SeedRange& out, std::string& error) {
@@ -102,6 +113,12 @@ bool SeedOptions::resolve(stress::SeedRange& range, stress::Shard& shard_out, st
   }
   if (!shard.empty() && !parse_shard(shard, shard_out, why)) {
     error = "--shard: " + why;
+    return false;
+  }
+  // 2^64 seeds in one shard cannot be counted (a sweep would plan none).
+  if (range.to - range.from == UINT64_MAX && shard_out.count == 1) {
+    error = "--seeds: '" + seeds + "' is 2^64 seeds, more than one sweep can count; end it at 18446744073709551614 "
+            "or split it with --shard";
     return false;
   }
   return true;

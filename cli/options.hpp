@@ -26,8 +26,9 @@ int usage_error(const std::string& what);
 // The catalog's mutant names, for --mutant's check.
 std::vector<std::string> mutant_names();
 
-// A folder that exists and can be written, for an output file.
-CLI::Validator writable_file_path();
+
+// A decimal option's check: a finite number (no nan, no inf) in [lo, hi].
+CLI::Validator finite_range(double lo, double hi);
 
 // "A..B" (inclusive) or "N"; false with a message on bad text.
 bool parse_seed_range(const std::string& text, stress::SeedRange& out, std::string& error);

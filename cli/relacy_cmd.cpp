@@ -13,6 +13,7 @@
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "output.hpp"
 #include "report.hpp"
 
 #if WSSTRESS_HAVE_RELACY
@@ -179,19 +180,19 @@ void print_judged(const Judged& j, const RelacyOptions& o) {
   } else if (j.r.outcome == rel::Outcome::Pass && p.search.kind != rel::Search::Random) {
     cover = std::to_string(j.r.executions) + " executions, exhaustive within the bound";
   }
-  std::printf("%-10s %-26s %-7s %-18s %-62s %7.2f s%s\n", p.model.c_str(), p.mutant.c_str(), rel::to_string(j.r.outcome),
+  std::fprintf(text_out(), "%-10s %-26s %-7s %-18s %-62s %7.2f s%s\n", p.model.c_str(), p.mutant.c_str(), rel::to_string(j.r.outcome),
               j.r.relacy_result.c_str(), (search_text(p.search) + (cover.empty() ? "" : "; " + cover)).c_str(),
               j.r.seconds, p.mutant == "none" ? "" : j.expected ? "  (as expected)" : "  (NOT as expected)");
   if (const auto* info = stress::find_mutant(p.mutant); !j.kind_ok && info != nullptr) {
-    std::printf("           a %s, the catalog expects %s\n", stress::to_string(j.kind),
+    std::fprintf(text_out(), "           a %s, the catalog expects %s\n", stress::to_string(j.kind),
                 stress::to_string_set(info->kinds).c_str());
   }
-  if (!p.note.empty() && !o.quiet) std::printf("           note: %s\n", p.note.c_str());
+  if (!p.note.empty() && !o.quiet) std::fprintf(text_out(), "           note: %s\n", p.note.c_str());
   if ((j.failed || j.r.outcome == rel::Outcome::Error) && !o.quiet && !j.r.trace.empty()) {
     const std::string shown = o.full_trace ? j.r.trace : trace_tail(j.r.trace, 60);
-    std::printf("----- Relacy's report of the failing execution -----\n%s", shown.c_str());
-    if (shown.back() != '\n') std::printf("\n");
-    std::printf("----- end of report -----\n");
+    std::fprintf(text_out(), "----- Relacy's report of the failing execution -----\n%s", shown.c_str());
+    if (shown.back() != '\n') std::fprintf(text_out(), "\n");
+    std::fprintf(text_out(), "----- end of report -----\n");
   }
 }
 
@@ -239,7 +240,7 @@ int exit_code(const RelacyOptions& o, const std::vector<Judged>& done, std::stri
 static int relacy_command(const RelacyOptions& o) {
   if (o.list) {
     const std::string text = list_text();
-    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fwrite(text.data(), 1, text.size(), text_out());
     return kOk;
   }
   std::vector<Planned> plan;
@@ -259,13 +260,14 @@ static int relacy_command(const RelacyOptions& o) {
     print_judged(j, o);
     // --trace-out keeps the first failing execution's report (later ones are in --json).
     if (j.failed && !o.trace_out.empty() && failures.empty()) {
-      if (const std::string err = write_atomically(o.trace_out, j.r.trace); !err.empty()) {
-        std::fprintf(stderr, "wsstress: error: --trace-out: %s\n", err.c_str());
-        return kInternal;
+      if (const std::string err = write_output(o.trace_out, j.r.trace); !err.empty()) {
+        std::fprintf(stderr, "wsstress: error: --trace-out: %s\n", err.c_str());  // the verdicts still stand
+      } else {
+        std::fprintf(text_out(), "the whole report of %s/%s is in %s\n", p.model.c_str(), p.mutant.c_str(),
+                     o.trace_out.c_str());
       }
-      std::printf("the whole report of %s/%s is in %s\n", p.model.c_str(), p.mutant.c_str(), o.trace_out.c_str());
     }
-    std::fflush(stdout);
+    std::fflush(text_out());
     runs.push_back(judged_json(j));
     if (j.failed) {
       failures.push_back({{"verdict", j.r.relacy_result},
@@ -278,17 +280,14 @@ static int relacy_command(const RelacyOptions& o) {
   }
   std::string summary;
   const int code = exit_code(o, done, summary);
-  std::printf("relacy: %zu search(es), %llu executions, %.1f s: %s\n", plan.size(),
+  std::fprintf(text_out(), "relacy: %zu search(es), %llu executions, %.1f s: %s\n", plan.size(),
               static_cast<unsigned long long>(executions), elapsed, summary.c_str());
   if (!o.json_path.empty()) {
     bool all_as_expected = true;
     for (const Judged& j : done) all_as_expected &= j.expected;
     const nlohmann::json doc = {{"schema", "wsstress.relacy/1"}, {"runs_detail", runs}, {"runs", executions},
                                 {"failures", failures},           {"seconds", elapsed}, {"all_as_expected", all_as_expected}};
-    if (const std::string err = write_atomically(o.json_path, doc.dump(2) + "\n"); !err.empty()) {
-      std::fprintf(stderr, "wsstress: error: --json: %s\n", err.c_str());
-      return kInternal;
-    }
+    return write_report("--json", o.json_path, doc.dump(2) + "\n", code);
   }
   return code;
 }
@@ -327,19 +326,21 @@ Subcommand add_relacy(CLI::App& parent) {
   a->iter_opt = cmd->add_option("--iterations", a->iterations, "executions for --search random")
                     ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1000000000}));
   cmd->add_option("--time-limit", o.time_limit, "seconds per search before it is stopped")
-      ->check(CLI::Range(1.0, 86400.0))
+      ->check(finite_range(1.0, 86400.0))
       ->capture_default_str();
   cmd->add_option("--memory-limit", o.memory_limit, "GiB of resident memory per search before it is stopped")
-      ->check(CLI::Range(0.001, 1024.0))
+      ->check(finite_range(0.001, 1024.0))
       ->capture_default_str();
   cmd->add_option("--json", o.json_path, "write the verdicts as JSON (schema wsstress.relacy/1)")
-      ->check(writable_file_path());
+      ->check(output_path());
   cmd->add_option("--trace-out", o.trace_out, "write the first failing execution's whole Relacy report to FILE")
-      ->check(writable_file_path());
+      ->check(output_path());
   cmd->add_flag("--full-trace", o.full_trace, "print the whole report, not its last 60 events");
   cmd->add_flag("--list", o.list, "list the models: claim, configuration, search, mutants");
   cmd->add_flag("--quiet", o.quiet, "verdict lines only, no notes or traces");
   return {cmd, [a] {
+            std::string error;
+            if (!claim_stdout({&a->o.json_path, &a->o.trace_out}, error)) return usage_error(error);
             if (a->search_opt->count() > 0) a->o.search = a->search;
             if (a->bound_opt->count() > 0) a->o.bound = a->bound;
             if (a->iter_opt->count() > 0) a->o.iterations = a->iterations;

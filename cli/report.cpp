@@ -310,14 +310,5 @@ std::string sim_report_json(const sim::SimCampaignReport& rep, const std::vector
   return j.dump(2) + "\n";
 }
 
-std::string write_atomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  FILE* f = std::fopen(tmp.c_str(), "w");
-  if (f == nullptr) return "cannot write " + tmp + ": " + std::strerror(errno);
-  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  if (std::fclose(f) != 0 || !ok) return "cannot write " + tmp;
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) return "cannot rename " + tmp + " to " + path + ": " + std::strerror(errno);
-  return {};
-}
 
 }  // namespace wsstress::cli

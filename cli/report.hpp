@@ -29,8 +29,5 @@ std::string sim_report_json(const sim::SimCampaignReport& rep, const std::vector
 // A trace hash as reproducers and reports print it.
 std::string hash_text(std::uint64_t h);
 
-// Writes `text` to `path` atomically (a temporary file in the same folder,
-// then rename). Returns an error message, or empty on success.
-std::string write_atomically(const std::string& path, const std::string& text);
 
 }  // namespace wsstress::cli

@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "output.hpp"
 #include "progress.hpp"
 #include "report.hpp"
 #include "wsstress/stress/campaign.hpp"
@@ -29,16 +30,23 @@ struct RunOptions {
 const RunOptions* g_run_options = nullptr;
 ProgressBar* g_bar = nullptr;
 
+// The text report, or with --quiet its verdict line alone.
+void print_report(const stress::CampaignReport& report, bool quiet) {
+  const std::string text = quiet ? std::string("verdict: ") + stress::to_string(report.overall()) + "\n"
+                                 : run_report_text(report, true);
+  std::fwrite(text.data(), 1, text.size(), text_out());
+  std::fflush(text_out());
+}
+
+// A hang or a broken invariant: the pool's threads are stuck or its state is
+// corrupt, so the report is written from here and the process ends.
 [[noreturn]] void fatal_hook(const stress::CampaignReport& report) {
   if (g_bar) g_bar->finish();
-  const std::string text = run_report_text(report, true);
-  std::fwrite(text.data(), 1, text.size(), stderr);
-  if (!g_run_options->json_path.empty()) {
-    const std::string err = write_atomically(g_run_options->json_path, run_report_json(report));
-    if (!err.empty()) std::fprintf(stderr, "wsstress: error: %s\n", err.c_str());
-  }
+  print_report(report, g_run_options->quiet);
+  int code = exit_code_for(report.overall());
+  if (!g_run_options->json_path.empty()) code = write_report("--json", g_run_options->json_path, run_report_json(report), code);
   std::fflush(nullptr);
-  std::_Exit(exit_code_for(report.overall()));
+  std::_Exit(code);
 }
 
 int run_campaign_command(const RunOptions& o) {
@@ -51,18 +59,9 @@ int run_campaign_command(const RunOptions& o) {
   const stress::CampaignReport report = stress::run_campaign(o.campaign, hooks);
   bar.finish();
   g_bar = nullptr;
-  if (!o.quiet) {
-    const std::string text = run_report_text(report, true);
-    std::fwrite(text.data(), 1, text.size(), stdout);
-  }
-  if (!o.json_path.empty()) {
-    const std::string err = write_atomically(o.json_path, run_report_json(report));
-    if (!err.empty()) {
-      std::fprintf(stderr, "wsstress: error: --json: %s\n", err.c_str());
-      return kInternal;
-    }
-  }
-  return exit_code_for(report.overall());
+  print_report(report, o.quiet);
+  const int code = exit_code_for(report.overall());
+  return o.json_path.empty() ? code : write_report("--json", o.json_path, run_report_json(report), code);
 }
 
 void add_options(CLI::App* cmd, RunOptions& o) {
@@ -81,7 +80,7 @@ void add_options(CLI::App* cmd, RunOptions& o) {
       ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}))
       ->capture_default_str();
   cmd->add_option("--timeout", rs.timeout_s, "seconds without progress that make a hang")
-      ->check(CLI::Range(0.1, 86400.0))
+      ->check(finite_range(0.1, 86400.0))
       ->capture_default_str();
   cmd->add_option("--noise", rs.noise, "yields and short sleeps at race windows: 0 off .. 3 heavy")
       ->check(CLI::Range(0, 3))
@@ -90,16 +89,16 @@ void add_options(CLI::App* cmd, RunOptions& o) {
       ->check(CLI::IsMember(mutant_names()))
       ->capture_default_str();
   cmd->add_option("--json", o.json_path, "write the report as JSON (schema wsstress.run/1), atomically")
-      ->check(writable_file_path());
+      ->check(output_path());
   cmd->add_option("--max-seconds", o.campaign.max_seconds, "stop the sweep after this long (0: no limit)")
-      ->check(CLI::Range(0.0, 1e9));
+      ->check(finite_range(0.0, 1e9));
   cmd->add_option("--repeat", o.campaign.repeat,
                   "run each seed this many times (on real threads a seed fixes the program and the noise, "
                   "not the interleaving)")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1000000}));
   o.input_opt = cmd->add_option("--input", o.input_path, "a program file (a program_fuzzer input) for --scenario program");
   cmd->add_flag("--keep-going", o.keep_going, "keep sweeping after a failure (a hang still ends the run)");
-  cmd->add_flag("--quiet", o.quiet, "no progress bar and no text report");
+  cmd->add_flag("--quiet", o.quiet, "the verdict line only: no progress bar, no text report");
 }
 
 }  // namespace
@@ -113,6 +112,7 @@ Subcommand add_run(CLI::App& parent) {
             std::string error;
             auto& rs = o->campaign.run;
             if (!o->seeds.resolve(o->campaign.seeds, o->campaign.shard, error)) return usage_error(error);
+            if (!claim_stdout({&o->json_path}, error)) return usage_error(error);
             if (o->input_opt->count() > 0) {
               if (!read_input(o->input_path, rs.scenario, o->scenario_opt->count() > 0, rs.input, error)) {
                 return usage_error(error);

@@ -8,6 +8,7 @@
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "output.hpp"
 #include "report.hpp"
 #include "trace.hpp"
 #include "wsstress/stress/catalog.hpp"
@@ -38,21 +39,21 @@ int emit_trace(const sim::Repro& r, bool text, const std::string& out_path) {
   sim::SimResult res = sim::find_sim_runner(r.spec.mutant)(r.spec, cfg);
   if (text) {
     const std::string t = trace_text(res);
-    std::fwrite(t.data(), 1, t.size(), stdout);
+    std::fwrite(t.data(), 1, t.size(), text_out());
   }
   if (!out_path.empty()) {
-    const std::string err = write_atomically(out_path, trace_perfetto(res));
+    const std::string err = write_output(out_path, trace_perfetto(res));
     if (!err.empty()) {
       std::fprintf(stderr, "wsstress: error: --trace-out: %s\n", err.c_str());
       return kInternal;
     }
-    std::printf("trace: %s (Chrome trace-event JSON; open it in ui.perfetto.dev)\n", out_path.c_str());
+    std::fprintf(text_out(), "trace: %s (Chrome trace-event JSON; open it in ui.perfetto.dev)\n", out_path.c_str());
   }
   return kOk;
 }
 
 void print_shrink(const sim::ShrinkReport& s) {
-  std::printf("shrink: %llu attempts; iterations %zu -> %zu, threads %zu -> %zu, pools %zu -> %zu, "
+  std::fprintf(text_out(), "shrink: %llu attempts; iterations %zu -> %zu, threads %zu -> %zu, pools %zu -> %zu, "
               "schedule %zu -> %zu decisions, preemptions %zu -> %zu\n",
               static_cast<unsigned long long>(s.attempts), s.before.spec.iterations, s.after.spec.iterations,
               s.before.spec.threads, s.after.spec.threads, s.before.spec.pools, s.after.spec.pools,
@@ -60,8 +61,9 @@ void print_shrink(const sim::ShrinkReport& s) {
 }
 
 // Writes one failure's reproducer (shrunk on request) and its traces, and
-// says where; returns the reproducer's path (empty if it could not be written).
-std::string write_failure(const SimOptions& o, const sim::SimFailure& f, int& code) {
+// says where; returns the reproducer's path. An output that cannot be
+// written is said on stderr; the failure's exit code stands.
+std::string write_failure(const SimOptions& o, const sim::SimFailure& f) {
   const auto& run = o.campaign.base.run;
   sim::Repro repro = f.repro;
   const std::string path = o.repro_path.empty() ? "wsstress-" + run.scenario + "-" + run.mutant + "-seed" +
@@ -72,17 +74,15 @@ std::string write_failure(const SimOptions& o, const sim::SimFailure& f, int& co
     print_shrink(s);
     repro = s.after;
   }
-  const std::string err = write_atomically(path, sim::write_repro(repro));
+  const std::string err = write_output(path, sim::write_repro(repro));
   if (!err.empty()) {
-    std::fprintf(stderr, "wsstress: error: reproducer: %s\n", err.c_str());
-    code = kInternal;
-  } else {
+    std::fprintf(stderr, "wsstress: error: reproducer: %s\n", err.c_str());  // the failure's exit code stands
+  } else if (!o.quiet) {
     const std::string t = sim_reproducer_text(path, repro);
-    std::fwrite(t.data(), 1, t.size(), stdout);
+    std::fwrite(t.data(), 1, t.size(), text_out());
   }
   if (o.trace || !o.trace_out.empty()) {
-    const int c = emit_trace(repro, o.trace, o.trace_out);
-    if (c != kOk) code = c;
+    emit_trace(repro, o.trace, o.trace_out);  // a trace that cannot be written is said; the exit code stands
   }
   return path;
 }
@@ -99,24 +99,18 @@ int sim_command(const SimOptions& o) {
   };
   const sim::SimCampaignReport rep = sim::run_sim_campaign(o.campaign, progress);
   if (drawn) std::fprintf(stderr, "\n");
-  std::string text = sim_report_header_text(rep);
-  std::fwrite(text.data(), 1, text.size(), stdout);
-  int code = exit_code_for(rep.overall());
+  std::string text = o.quiet ? "" : sim_report_header_text(rep);
+  std::fwrite(text.data(), 1, text.size(), text_out());
+  const int code = exit_code_for(rep.overall());
   std::vector<std::string> repro_paths;
   for (const auto& f : rep.failures) {
-    text = sim_failure_text(f);
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    repro_paths.push_back(write_failure(o, f, code));
+    text = o.quiet ? "" : sim_failure_text(f);
+    std::fwrite(text.data(), 1, text.size(), text_out());
+    repro_paths.push_back(write_failure(o, f));
   }
-  std::printf("verdict: %s\n", stress::to_string(rep.overall()));
-  if (!o.json_path.empty()) {
-    const std::string err = write_atomically(o.json_path, sim_report_json(rep, repro_paths));
-    if (!err.empty()) {
-      std::fprintf(stderr, "wsstress: error: --json: %s\n", err.c_str());
-      return kInternal;
-    }
-  }
-  return code;
+  std::fprintf(text_out(), "verdict: %s\n", stress::to_string(rep.overall()));
+  std::fflush(text_out());
+  return o.json_path.empty() ? code : write_report("--json", o.json_path, sim_report_json(rep, repro_paths), code);
 }
 
 int replay_command(const ReplayOptions& o) {
@@ -141,43 +135,46 @@ int replay_command(const ReplayOptions& o) {
                  o.file.c_str(), res.divergence.c_str());
     return kUsage;
   }
-  std::printf("replay: scenario %s, mutant %s, seed %llu, %s/%s, %zu decisions\n", r->spec.scenario.c_str(),
+  std::fprintf(text_out(), "replay: scenario %s, mutant %s, seed %llu, %s/%s, %zu decisions\n", r->spec.scenario.c_str(),
               r->spec.mutant.c_str(), static_cast<unsigned long long>(r->config.seed), sim::to_string(r->config.strategy),
               sim::to_string(r->config.memory), r->config.forced.size());
   if (!r->spec.input.empty()) {
     stress::ByteSource src(reinterpret_cast<const std::uint8_t*>(r->spec.input.data()), r->spec.input.size());
-    std::printf("program: %s", stress::Program::decode(src).render().c_str());
+    std::fprintf(text_out(), "program: %s", stress::Program::decode(src).render().c_str());
   }
   if (o.trace) {
     const std::string t = trace_text(res);
-    std::fwrite(t.data(), 1, t.size(), stdout);
+    std::fwrite(t.data(), 1, t.size(), text_out());
   }
+  bool unwritten = false;  // an output failed: said on stderr; the verdict below still stands
   if (!o.trace_out.empty()) {
-    const std::string err = write_atomically(o.trace_out, trace_perfetto(res));
-    if (!err.empty()) {
+    if (const std::string err = write_output(o.trace_out, trace_perfetto(res)); !err.empty()) {
       std::fprintf(stderr, "wsstress: error: --trace-out: %s\n", err.c_str());
-      return kInternal;
+      unwritten = true;
+    } else {
+      std::fprintf(text_out(), "trace: %s (Chrome trace-event JSON; open it in ui.perfetto.dev)\n", o.trace_out.c_str());
     }
-    std::printf("trace: %s (Chrome trace-event JSON; open it in ui.perfetto.dev)\n", o.trace_out.c_str());
   }
-  std::printf("replay: %s: %s\n", stress::to_string(res.verdict.kind), res.verdict.message.c_str());
-  if (!res.verdict.dump.empty()) std::printf("state when it was detected:\n%s", res.verdict.dump.c_str());
+  std::fprintf(text_out(), "replay: %s%s%s\n", stress::to_string(res.verdict.kind), res.verdict.message.empty() ? "" : ": ",
+               res.verdict.message.c_str());
+  if (!res.verdict.dump.empty()) std::fprintf(text_out(), "state when it was detected:\n%s", res.verdict.dump.c_str());
   if (r->trace_hash != 0) {
-    std::printf("replay: trace hash %s, %s the recorded one\n", hash_text(res.trace_hash).c_str(),
+    std::fprintf(text_out(), "replay: trace hash %s, %s the recorded one\n", hash_text(res.trace_hash).c_str(),
                 res.trace_hash == r->trace_hash ? "same as" : "DIFFERENT from");
   }
   if (o.shrink) {
     sim::ShrinkReport s = sim::shrink(*r);
     print_shrink(s);
     const std::string out = o.file + ".shrunk";
-    const std::string err = write_atomically(out, sim::write_repro(s.after));
-    if (!err.empty()) {
-      std::fprintf(stderr, "wsstress: error: %s\n", err.c_str());
-      return kInternal;
+    if (const std::string err = write_output(out, sim::write_repro(s.after)); !err.empty()) {
+      std::fprintf(stderr, "wsstress: error: --shrink: %s\n", err.c_str());
+      unwritten = true;
+    } else {
+      std::fprintf(text_out(), "shrunk reproducer: %s\n", out.c_str());
     }
-    std::printf("shrunk reproducer: %s\n", out.c_str());
   }
-  return exit_code_for(res.verdict.kind);
+  const int code = exit_code_for(res.verdict.kind);
+  return unwritten && code == kOk ? static_cast<int>(kInternal) : code;
 }
 
 void add_sim_options(CLI::App* cmd, SimOptions& o) {
@@ -215,16 +212,16 @@ void add_sim_options(CLI::App* cmd, SimOptions& o) {
       ->check(CLI::Range(std::uint64_t{1000}, std::uint64_t{1000000000000}))
       ->capture_default_str();
   cmd->add_option("--max-seconds", o.campaign.base.max_seconds, "stop after this long (0: no limit)")
-      ->check(CLI::Range(0.0, 1e9));
-  cmd->add_option("--json", o.json_path, "write the report as JSON (schema wsstress.sim/1)")->check(writable_file_path());
-  cmd->add_option("--repro", o.repro_path, "where to write a failure's reproducer")->check(writable_file_path());
+      ->check(finite_range(0.0, 1e9));
+  cmd->add_option("--json", o.json_path, "write the report as JSON (schema wsstress.sim/1)")->check(output_path());
+  cmd->add_option("--repro", o.repro_path, "where to write a failure's reproducer")->check(output_path());
   cmd->add_flag("--trace", o.trace, "print a failure's interleaving with source locations");
   cmd->add_option("--trace-out", o.trace_out, "write a failure's trace as Chrome trace-event JSON (Perfetto)")
-      ->check(writable_file_path());
+      ->check(output_path());
   cmd->add_flag("--shrink", o.shrink, "minimise a failure's program and schedule before writing it");
   o.input_opt = cmd->add_option("--input", o.input_path, "a program file (a program_fuzzer input) for --scenario program");
   cmd->add_flag("--keep-going", o.keep_going, "keep sweeping after a failure");
-  cmd->add_flag("--quiet", o.quiet, "no progress line");
+  cmd->add_flag("--quiet", o.quiet, "the verdict line only: no progress line, no text report");
 }
 
 // What CLI11 cannot check, and the texts turned into the campaign's settings.
@@ -255,6 +252,7 @@ Subcommand add_sim(CLI::App& parent) {
   return {cmd, [o] {
             std::string error;
             if (!resolve(*o, error)) return usage_error(error);
+            if (!claim_stdout({&o->json_path, &o->repro_path, &o->trace_out}, error)) return usage_error(error);
             return sim_command(*o);
           }};
 }
@@ -265,9 +263,13 @@ Subcommand add_replay(CLI::App& parent) {
   cmd->add_option("file", o->file, "the reproducer file")->required();
   cmd->add_flag("--trace", o->trace, "print the interleaving with source locations");
   cmd->add_option("--trace-out", o->trace_out, "write the trace as Chrome trace-event JSON (Perfetto)")
-      ->check(writable_file_path());
+      ->check(output_path());
   cmd->add_flag("--shrink", o->shrink, "minimise it, writing FILE.shrunk");
-  return {cmd, [o] { return replay_command(*o); }};
+  return {cmd, [o] {
+            std::string error;
+            if (!claim_stdout({&o->trace_out}, error)) return usage_error(error);
+            return replay_command(*o);
+          }};
 }
 
 }  // namespace wsstress::cli

@@ -7,6 +7,9 @@ namespace wsstress::stress {
 
 std::uint64_t seeds_in_shard(const SeedRange& seeds, const Shard& shard) noexcept {
   const std::uint64_t span = seeds.to - seeds.from;  // an inclusive range holds span + 1 seeds
+  // All 2^64 seeds in one shard: one more than a count can hold (the CLI
+  // refuses it); saturate rather than wrap to zero.
+  if (span == UINT64_MAX && shard.count == 1) return UINT64_MAX;
   return span / shard.count + ((span % shard.count) >= shard.index ? 1 : 0);
 }
 

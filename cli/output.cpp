@@ -1,0 +1,122 @@
+// Output files and the text stream. See output.hpp.
+#include "output.hpp"
+
+#include "exit_codes.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace wsstress::cli {
+
+namespace {
+
+std::FILE* g_text = nullptr;
+
+mode_t file_mode_mask() {
+  static const mode_t mask = [] {
+    const mode_t m = ::umask(022);
+    ::umask(m);
+    return m;
+  }();
+  return mask;
+}
+
+std::string write_all(int fd, const std::string& text) {
+  for (std::size_t done = 0; done < text.size();) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return std::strerror(n < 0 ? errno : EIO);
+    done += static_cast<std::size_t>(n);
+  }
+  return {};
+}
+
+// In place: a device, a FIFO, or what a symlink points to.
+std::string write_in_place(const std::string& path, const std::string& text) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) return "cannot write " + path + ": " + std::strerror(errno);
+  std::string err = write_all(fd, text);
+  if (::close(fd) != 0 && err.empty()) err = std::strerror(errno);
+  return err.empty() ? "" : "cannot write " + path + ": " + err;
+}
+
+std::string write_replacing(const std::string& path, const std::string& text) {
+  std::string tmp = path + ".XXXXXX";
+  const int fd = ::mkstemp(tmp.data());
+  if (fd < 0) return "cannot write " + path + ": " + std::strerror(errno);
+  std::string err = write_all(fd, text);
+  // mkstemp makes the file 0600; give it what fopen would have (0666 less the umask).
+  if (err.empty() && ::fchmod(fd, 0666 & ~file_mode_mask()) != 0) err = std::strerror(errno);
+  if (::close(fd) != 0 && err.empty()) err = std::strerror(errno);
+  if (err.empty() && std::rename(tmp.c_str(), path.c_str()) != 0) err = std::strerror(errno);
+  if (err.empty()) return {};
+  ::unlink(tmp.c_str());
+  return "cannot write " + path + ": " + err;
+}
+
+}  // namespace
+
+std::string write_output(const std::string& path, const std::string& text) {
+  if (path == "-") {
+    std::fflush(stdout);
+    const std::string err = write_all(1, text);
+    return err.empty() ? "" : "cannot write to standard output: " + err;
+  }
+  struct stat link {}, target {};
+  if (::lstat(path.c_str(), &link) == 0) {
+    if (S_ISDIR(link.st_mode)) return "cannot write " + path + ": it is a directory";
+    if (S_ISLNK(link.st_mode) || !S_ISREG(link.st_mode)) {
+      if (::stat(path.c_str(), &target) == 0 && S_ISDIR(target.st_mode)) {
+        return "cannot write " + path + ": it is a directory";
+      }
+      return write_in_place(path, text);
+    }
+  }
+  return write_replacing(path, text);
+}
+
+int write_report(const char* option, const std::string& path, const std::string& text, int code) {
+  const std::string err = write_output(path, text);
+  if (err.empty()) return code;
+  std::fprintf(stderr, "wsstress: error: %s: %s\n", option, err.c_str());
+  return code == kOk ? kInternal : code;
+}
+
+CLI::Validator output_path() {
+  return CLI::Validator(
+      [](std::string& path) -> std::string {
+        if (path.empty()) return "an empty path (use - for standard output)";
+        if (path == "-") return {};
+        struct stat st {};
+        if (::stat(path.c_str(), &st) == 0) {
+          if (S_ISDIR(st.st_mode)) return "'" + path + "' is a directory";
+          if (::access(path.c_str(), W_OK) != 0) return "'" + path + "' cannot be written";
+          return {};
+        }
+        const auto slash = path.rfind('/');
+        const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+        if (::access(dir.c_str(), W_OK) != 0) return "folder '" + dir + "' does not exist or is not writable";
+        return {};
+      },
+      "FILE");
+}
+
+std::FILE* text_out() { return g_text != nullptr ? g_text : stdout; }
+
+bool claim_stdout(std::initializer_list<const std::string*> paths, std::string& error) {
+  int dashes = 0;
+  for (const std::string* p : paths) dashes += *p == "-";
+  if (dashes > 1) {
+    error = "only one output can be standard output ('-')";
+    return false;
+  }
+  if (dashes == 1) g_text = stderr;
+  file_mode_mask();  // read the umask now, before any thread starts
+  return true;
+}
+
+}  // namespace wsstress::cli

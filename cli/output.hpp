@@ -1,0 +1,39 @@
+// Every file a subcommand writes (reports, traces, reproducers) goes through
+// here, so none of them can replace what was not ours to replace:
+//   "-"                          standard output;
+//   an existing non-regular file  (a device such as /dev/stdout, a FIFO, or a
+//                                 symlink to one) written in place, never renamed over;
+//   a regular file or a new name  written to a temporary file beside it, then
+//                                 renamed over it (a reader never sees half a report);
+//   a directory, or a folder that cannot be written: refused when the options
+//   are parsed, before any work (output_path()).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <initializer_list>
+#include <string>
+
+namespace wsstress::cli {
+
+// Writes `text` to `path` as above; returns an error message, or empty. A
+// failed write leaves no temporary file behind.
+std::string write_output(const std::string& path, const std::string& text);
+
+// Writes a report after its run: a failure says on stderr what was not
+// written and keeps the run's own exit code `code` (a found hang stays 4); a
+// run that passed then exits kInternal. Returns the exit code to use.
+int write_report(const char* option, const std::string& path, const std::string& text, int code);
+
+// The option check for an output path (accepts "-").
+CLI::Validator output_path();
+
+// Where the text report goes: stdout, or stderr when a report file is "-"
+// (stdout then carries that report alone).
+std::FILE* text_out();
+// Called with a subcommand's output paths before it runs: if one is "-", the
+// text report moves to stderr; two "-" are an error.
+bool claim_stdout(std::initializer_list<const std::string*> paths, std::string& error);
+
+}  // namespace wsstress::cli
