@@ -26,4 +26,11 @@ inline int exit_code_for(stress::VerdictKind k) noexcept {
   return kInternal;
 }
 
+// The exit code of a sweep: a sweep stopped by a signal that found nothing
+// exits as shells report a process the signal ended (128 + its number: 130
+// SIGINT, 143 SIGTERM, 129 SIGHUP); a failure found before it keeps its code.
+inline int sweep_exit_code(stress::VerdictKind k, int stopped_by_signal) noexcept {
+  return k == stress::VerdictKind::Pass && stopped_by_signal != 0 ? 128 + stopped_by_signal : exit_code_for(k);
+}
+
 }  // namespace wsstress::cli

@@ -27,6 +27,7 @@
 #include "report.hpp"
 #include "wsstress/sim/fuzz_input.hpp"
 #include "wsstress/stress/catalog.hpp"
+#include "wsstress/stress/sweep.hpp"
 
 #ifndef WSSTRESS_SOURCE_DIR
 #define WSSTRESS_SOURCE_DIR "."
@@ -212,6 +213,7 @@ struct FuzzRun {
   std::string partial, crash, engine = "libFuzzer (coverage-guided)";
   std::uint64_t execs = 0, cov = 0, exec_per_s = 0, finding_execs = 0;
   bool killed = false;
+  int stopped_by_signal = 0;  // we were asked to stop and passed it on to the fuzzer's process group
   int status = 0;
   double secs = 0;
 
@@ -241,7 +243,7 @@ FuzzRun watch_fuzzer(const FuzzOptions& o, pid_t pid, int fd) {
   const auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   const bool tty = !o.quiet && isatty(2);
-  const double limit = o.time_s + 120;  // libFuzzer stops itself at -max_total_time; this is the backstop
+  double limit = o.time_s + 120;  // libFuzzer stops itself at -max_total_time; this is the backstop
   double last_draw = -1;
   for (;;) {
     pollfd p{fd, POLLIN, 0};
@@ -262,9 +264,14 @@ FuzzRun watch_fuzzer(const FuzzOptions& o, pid_t pid, int fd) {
                    elapsed(), o.time_s, static_cast<unsigned long long>(run.execs),
                    static_cast<unsigned long long>(run.exec_per_s), static_cast<unsigned long long>(run.cov));
     }
+    if (const int sig = stress::StopSignals::requested(); sig != 0 && run.stopped_by_signal == 0) {
+      kill(-pid, sig);  // its own process group: a terminal's signal did not reach it
+      run.stopped_by_signal = sig;
+      limit = std::min(limit, elapsed() + 10);
+    }
     if (elapsed() > limit) {
       kill(-pid, SIGKILL);
-      run.killed = true;
+      run.killed = run.stopped_by_signal == 0;
       break;
     }
   }
@@ -282,7 +289,9 @@ int report_fuzz(const FuzzOptions& o, const FuzzRun& run, const std::string& cor
   j = {{"schema", "wsstress.fuzz/1"}, {"target", o.target}, {"mutant", o.mutant},
        {"engine", run.engine},        {"seconds", secs},    {"runs", run.execs},
        {"exec_per_s", secs > 0 ? static_cast<double>(run.execs) / secs : 0.0},
-       {"coverage", run.cov},         {"failures", nlohmann::json::array()}};
+       {"coverage", run.cov},         {"failures", nlohmann::json::array()},
+       {"stopped_by", run.stopped_by_signal != 0 ? nlohmann::json(stress::signal_name(run.stopped_by_signal))
+                                                 : nlohmann::json()}};
   std::fprintf(text_out(), "fuzz: %s_fuzzer, mutant %s, %s\n", o.target.c_str(), o.mutant.c_str(), run.engine.c_str());
   if (run.killed) {
     std::fprintf(text_out(), "fuzz: the fuzzer did not stop at its time budget; stopped it after %.0f s\n", secs);
@@ -307,6 +316,12 @@ int report_fuzz(const FuzzOptions& o, const FuzzRun& run, const std::string& cor
                              {"executions", run.finding_execs},
                              {"at_seconds", secs}});
     return kFailed;
+  }
+  if (run.stopped_by_signal != 0) {
+    std::fprintf(text_out(), "fuzz: stopped by %s: no finding in %llu executions in %.1f s, corpus %s\n",
+                 stress::signal_name(run.stopped_by_signal).c_str(), static_cast<unsigned long long>(run.execs), secs,
+                 corpus.c_str());
+    return 128 + run.stopped_by_signal;
   }
   if (WIFEXITED(run.status) && WEXITSTATUS(run.status) == 0) {
     std::fprintf(text_out(), "fuzz: no finding: %llu executions in %.1f s (%.0f exec/s), coverage %llu, corpus %s\n",
@@ -342,6 +357,7 @@ int fuzz_command(const FuzzOptions& o) {
     std::fprintf(stderr, "wsstress: error: cannot create '%s': %s\n", corpus.c_str(), std::strerror(errno));
     return kInternal;
   }
+  const stress::StopSignals stop;  // a signal is passed on to the fuzzer, which reports what it ran
   int fd = -1;
   const pid_t pid = start_fuzzer(o, fuzzer_args(o, bin, corpus), fd);
   if (pid < 0) {

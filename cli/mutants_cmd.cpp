@@ -12,6 +12,7 @@
 #include "report.hpp"
 #include "wsstress/stress/catalog.hpp"
 #include "wsstress/stress/matrix.hpp"
+#include "wsstress/stress/sweep.hpp"
 
 namespace wsstress::cli {
 
@@ -75,8 +76,10 @@ bool resolve(CheckOptions& o, std::string& error) {
 
 int check_command(const CheckOptions& o) {
   const bool tty = isatty(1);
+  const stress::StopSignals stop;  // a signal ends the matrix after passing itself on to the running child
   std::vector<stress::MatrixReport> reports;
   for (const std::string& engine : o.engines) {
+    if (stress::StopSignals::requested() != 0) break;
     stress::MatrixSpec spec = o.matrix;
     spec.engine = engine;
     std::fprintf(text_out(), "mutant matrix: engine %s, budget %g s per mutant\n", engine.c_str(), spec.budget_s);
@@ -95,12 +98,14 @@ int check_command(const CheckOptions& o) {
   }
   const std::string text = matrix_text(reports);
   std::fwrite(text.data(), 1, text.size(), text_out());
-  int code = kOk;
+  int code = kOk, stopped = 0;
   for (const auto& m : reports) {
+    stopped = stopped != 0 ? stopped : m.stopped_by_signal;
     for (const auto& row : m.rows) {
       if (!row.as_expected) code = kFailed;
     }
   }
+  if (code == kOk && stopped != 0) code = 128 + stopped;
   return o.json_path.empty() ? code : write_report("--json", o.json_path, matrix_json(reports), code);
 }
 

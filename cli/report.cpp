@@ -19,6 +19,14 @@ std::string fmt(const char* f, double v) {
   std::snprintf(b, sizeof b, f, v);
   return b;
 }
+// Why a sweep ended before its last seed, if it did.
+std::string stop_text(bool budget_exhausted, int signal) {
+  if (signal != 0) return ", stopped by " + stress::signal_name(signal);
+  return budget_exhausted ? ", stopped by --max-seconds" : "";
+}
+nlohmann::json stop_json(int signal) {
+  return signal != 0 ? nlohmann::json(stress::signal_name(signal)) : nlohmann::json();
+}
 std::string seeds_text(const stress::CampaignSpec& s) {
   std::string t = s.seeds.from == s.seeds.to ? "seed " + std::to_string(s.seeds.from)
                                              : "seeds " + std::to_string(s.seeds.from) + ".." + std::to_string(s.seeds.to);
@@ -34,7 +42,7 @@ std::string run_report_text(const stress::CampaignReport& r, bool with_dumps) {
                     std::to_string(s.run.iterations) + " iterations, noise " + std::to_string(s.run.noise) + "\n";
   out += "run: " + std::to_string(r.runs) + " of " + std::to_string(r.seeds_planned) + " seeds in " +
          fmt("%.1f", r.elapsed_s) + " s (" + fmt("%.1f", r.elapsed_s > 0 ? r.runs / r.elapsed_s : 0) +
-         " seeds/s)" + (r.budget_exhausted ? ", stopped by --max-seconds" : "") + "\n";
+         " seeds/s)" + stop_text(r.budget_exhausted, r.stopped_by_signal) + "\n";
   for (const auto& f : r.failures) {
     out += "\nFAILED seed " + std::to_string(f.seed) + ": " + stress::to_string(f.verdict.kind) + ": " +
            f.verdict.message + "\n";
@@ -82,6 +90,7 @@ std::string run_report_json(const stress::CampaignReport& r) {
       {"runs", r.runs},
       {"elapsed_s", r.elapsed_s},
       {"budget_exhausted", r.budget_exhausted},
+      {"stopped_by", stop_json(r.stopped_by_signal)},
       {"verdict", stress::to_string(r.overall())},
       {"failures", failures},
   };
@@ -162,6 +171,12 @@ std::string matrix_text(const std::vector<stress::MatrixReport>& per_engine) {
   }
   out += "matrix: " + std::to_string(first.rows.size()) + " mutants x " + std::to_string(per_engine.size()) +
          " engines in " + fmt("%.0f", elapsed) + " s, " + std::to_string(unexpected) + " not as expected\n";
+  for (const auto& m : per_engine) {
+    if (m.stopped_by_signal != 0) {
+      out += "matrix: stopped by " + stress::signal_name(m.stopped_by_signal) + " during engine " + m.spec.engine +
+             "; the rows above are the ones that finished\n";
+    }
+  }
   return out;
 }
 
@@ -192,7 +207,10 @@ std::string matrix_json(const std::vector<stress::MatrixReport>& per_engine) {
     }
   }
   const auto& s = per_engine.empty() ? stress::MatrixSpec{} : per_engine.front().spec;
+  int stopped = 0;
+  for (const auto& m : per_engine) stopped = stopped != 0 ? stopped : m.stopped_by_signal;
   nlohmann::json j = {{"schema", "wsstress.mutants/2"},
+                      {"stopped_by", stop_json(stopped)},
                       {"tool", "wsstress 0.1.0"},
                       {"engines", engines},
                       {"budget_s", s.budget_s},
@@ -239,7 +257,7 @@ std::string sim_report_header_text(const sim::SimCampaignReport& rep) {
           std::to_string(rep.executions) + " executions, " + std::to_string(rep.steps) + " scheduling points in " +
           fmt("%.2f", rep.elapsed_s) + " s (" + fmt("%.0f", rep.elapsed_s > 0 ? rep.steps / rep.elapsed_s : 0) +
           " points/s, " + fmt("%.1f", rep.elapsed_s > 0 ? rep.runs / rep.elapsed_s : 0) + " seeds/s)" +
-          (rep.budget_exhausted ? ", stopped by --max-seconds" : "") + "\n";
+          stop_text(rep.budget_exhausted, rep.stopped_by_signal) + "\n";
   if (cfg.strategy == sim::StrategyKind::DFS) {
     text += "dfs: " + std::to_string(rep.executions) + " interleavings with at most " +
             std::to_string(cfg.preemption_bound) + " preemptions " +
@@ -303,6 +321,7 @@ std::string sim_report_json(const sim::SimCampaignReport& rep, const std::vector
       {"steps", rep.steps},
       {"elapsed_s", rep.elapsed_s},
       {"budget_exhausted", rep.budget_exhausted},
+      {"stopped_by", stop_json(rep.stopped_by_signal)},
       {"dfs_exhausted", cfg.strategy == sim::StrategyKind::DFS ? nlohmann::json(rep.dfs_exhausted) : nlohmann::json()},
       {"verdict", stress::to_string(rep.overall())},
       {"failures", failures},

@@ -56,11 +56,15 @@ int run_campaign_command(const RunOptions& o) {
   stress::CampaignHooks hooks;
   hooks.progress = [&bar](std::uint64_t done, std::uint64_t total, double elapsed) { bar.update(done, total, elapsed); };
   hooks.fatal = fatal_hook;
-  const stress::CampaignReport report = stress::run_campaign(o.campaign, hooks);
+  stress::CampaignReport report;
+  {
+    const stress::StopSignals stop;
+    report = stress::run_campaign(o.campaign, hooks);
+  }
   bar.finish();
   g_bar = nullptr;
   print_report(report, o.quiet);
-  const int code = exit_code_for(report.overall());
+  const int code = sweep_exit_code(report.overall(), report.stopped_by_signal);
   return o.json_path.empty() ? code : write_report("--json", o.json_path, run_report_json(report), code);
 }
 

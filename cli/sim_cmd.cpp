@@ -97,11 +97,15 @@ int sim_command(const SimOptions& o) {
                  static_cast<unsigned long long>(total), rate);
     drawn = true;
   };
-  const sim::SimCampaignReport rep = sim::run_sim_campaign(o.campaign, progress);
+  sim::SimCampaignReport rep;
+  {
+    const stress::StopSignals stop;
+    rep = sim::run_sim_campaign(o.campaign, progress);
+  }
   if (drawn) std::fprintf(stderr, "\n");
   std::string text = o.quiet ? "" : sim_report_header_text(rep);
   std::fwrite(text.data(), 1, text.size(), text_out());
-  const int code = exit_code_for(rep.overall());
+  const int code = sweep_exit_code(rep.overall(), rep.stopped_by_signal);
   std::vector<std::string> repro_paths;
   for (const auto& f : rep.failures) {
     text = o.quiet ? "" : sim_failure_text(f);

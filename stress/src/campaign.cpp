@@ -200,6 +200,7 @@ CampaignReport run_campaign(const CampaignSpec& spec, const CampaignHooks& hooks
   {
     std::lock_guard<std::mutex> g(active.m);
     active.report.budget_exhausted = swept.budget_exhausted;
+    active.report.stopped_by_signal = swept.stopped_by_signal;
     active.report.elapsed_s = seconds_since(active.start);
     out = active.report;
   }

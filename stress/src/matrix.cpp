@@ -4,6 +4,8 @@
 // until its time budget runs out.
 #include "wsstress/stress/matrix.hpp"
 
+#include "wsstress/stress/sweep.hpp"
+
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -77,6 +79,7 @@ std::vector<std::string> child_args(const MatrixSpec& spec, const MutantInfo& m,
 struct ChildEnd {
   int status = 0;
   bool killed = false;
+  int stopped_by_signal = 0;  // we were asked to stop, and passed the signal on to the child
   double seconds = 0;
 };
 
@@ -98,6 +101,13 @@ ChildEnd run_child(std::vector<std::string> args, const std::string& err, double
   ChildEnd end;
   for (;;) {
     if (waitpid(pid, &end.status, WNOHANG) == pid) break;
+    if (const int sig = StopSignals::requested(); sig != 0 && end.stopped_by_signal == 0) {
+      // Asked to stop: so is the child (it reports what it ran), with a
+      // few seconds before the backstop below kills it.
+      kill(pid, sig);
+      end.stopped_by_signal = sig;
+      limit = std::min(limit, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() + 5);
+    }
     if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > limit) {
       kill(pid, SIGKILL);
       waitpid(pid, &end.status, 0);
@@ -221,6 +231,7 @@ MatrixReport run_matrix(const MatrixSpec& spec, const std::function<void(const M
                        (spec.engine.rfind("fuzz-", 0) == 0 ? 150 : 30);
   for (const MutantInfo& m : mutant_catalog()) {
     if (!spec.only.empty() && std::find(spec.only.begin(), spec.only.end(), m.name) == spec.only.end()) continue;
+    if ((report.stopped_by_signal = StopSignals::requested()) != 0) break;
     MatrixRow row;
     row.mutant = m;
     if (const auto over = spec.expect_kinds.find(m.name); over != spec.expect_kinds.end()) row.mutant.kinds = over->second;
@@ -231,6 +242,10 @@ MatrixReport run_matrix(const MatrixSpec& spec, const std::function<void(const M
       const std::string json = dir + "/" + m.name + ".json", err = dir + "/" + m.name + ".err";
       std::remove(json.c_str());
       const ChildEnd end = run_child(child_args(spec, m, dir, json), err, limit);
+      if (end.stopped_by_signal != 0) {  // an unfinished row is not a result
+        report.stopped_by_signal = end.stopped_by_signal;
+        break;
+      }
       read_outcome(spec, m, end, json, err, row);
       judge(spec, m, row);
       std::remove(json.c_str());

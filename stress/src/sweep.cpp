@@ -1,6 +1,9 @@
 // The seed loop shared by `run` (real threads) and `sim`. See sweep.hpp.
 #include "wsstress/stress/sweep.hpp"
 
+#include <signal.h>
+
+#include <atomic>
 #include <chrono>
 
 namespace wsstress::stress {
@@ -26,6 +29,7 @@ SweepOutcome sweep(const SweepPlan& plan, const std::function<bool(std::uint64_t
       out.budget_exhausted = true;
       break;
     }
+    if ((out.stopped_by_signal = StopSignals::requested()) != 0) break;
     const std::uint64_t seed = plan.seeds.from + plan.shard.index + k * plan.shard.count;
     const bool failed = run_seed(seed);
     ++out.runs;
@@ -38,6 +42,40 @@ SweepOutcome sweep(const SweepPlan& plan, const std::function<bool(std::uint64_t
   out.elapsed_s = elapsed();
   if (progress) progress(out.runs, out.planned, out.elapsed_s);
   return out;
+}
+
+namespace {
+std::atomic<int> g_stop_signal{0};
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
+struct sigaction g_previous[3];
+
+extern "C" void on_stop_signal(int sig) {
+  g_stop_signal.store(sig, std::memory_order_relaxed);
+  signal(sig, SIG_DFL);  // the second one ends the process
+}
+}  // namespace
+
+StopSignals::StopSignals() {
+  g_stop_signal.store(0, std::memory_order_relaxed);
+  struct sigaction sa {};
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  for (int i = 0; i < 3; ++i) sigaction(kStopSignals[i], &sa, &g_previous[i]);
+}
+
+StopSignals::~StopSignals() {
+  for (int i = 0; i < 3; ++i) sigaction(kStopSignals[i], &g_previous[i], nullptr);
+}
+
+int StopSignals::requested() noexcept { return g_stop_signal.load(std::memory_order_relaxed); }
+
+std::string signal_name(int sig) {
+  switch (sig) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    case SIGHUP: return "SIGHUP";
+  }
+  return "signal " + std::to_string(sig);
 }
 
 VerdictKind worse(VerdictKind a, VerdictKind b) noexcept {

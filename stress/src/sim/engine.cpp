@@ -280,6 +280,7 @@ SimCampaignReport run_sim_campaign(const SimCampaignSpec& spec, const stress::Pr
     return true;
   }, progress);
   report.budget_exhausted = swept.budget_exhausted;
+  report.stopped_by_signal = swept.stopped_by_signal;
   report.elapsed_s = elapsed();
   return report;
 }

@@ -113,6 +113,7 @@ struct SimCampaignReport {
   bool dfs_exhausted = true;           // DFS: every seed's space explored within bound
   double elapsed_s = 0;
   bool budget_exhausted = false;
+  int stopped_by_signal = 0;           // as in stress::CampaignReport
   std::vector<SimFailure> failures;
   stress::VerdictKind overall() const;
 };

@@ -40,6 +40,7 @@ struct CampaignReport {
   std::vector<SeedFailure> failures;
   double elapsed_s = 0;
   bool budget_exhausted = false;  // stopped by max_seconds before the last seed
+  int stopped_by_signal = 0;      // stopped by SIGINT/SIGTERM/SIGHUP before the last seed (StopSignals)
   VerdictKind overall() const;
 };
 

@@ -45,6 +45,7 @@ struct MatrixRow {
 struct MatrixReport {
   MatrixSpec spec;
   std::vector<MatrixRow> rows;
+  int stopped_by_signal = 0;  // StopSignals ended it before the last row
   double elapsed_s = 0;
 };
 

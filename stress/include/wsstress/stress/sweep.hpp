@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 
 #include "wsstress/stress/scenario.hpp"
 
@@ -33,8 +34,26 @@ struct SweepOutcome {
   std::uint64_t planned = 0;  // seeds in the shard
   std::uint64_t runs = 0;     // seeds run
   bool budget_exhausted = false;
+  int stopped_by_signal = 0;  // SIGINT, SIGTERM or SIGHUP ended the sweep early (StopSignals)
   double elapsed_s = 0;
 };
+
+// While one exists, the first SIGINT, SIGTERM or SIGHUP asks the sweep to
+// stop after the seed in progress (as --max-seconds does) and the next one
+// ends the process as the signal would. Destroying it restores the handlers
+// that were in place before.
+class StopSignals {
+ public:
+  StopSignals();
+  ~StopSignals();
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+  // The signal that asked to stop, or 0.
+  static int requested() noexcept;
+};
+
+// "SIGINT", "SIGTERM", "SIGHUP" (or "signal N").
+std::string signal_name(int sig);
 
 using ProgressFn = std::function<void(std::uint64_t done, std::uint64_t total, double elapsed_s)>;
 

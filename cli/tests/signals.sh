@@ -1,0 +1,51 @@
+#!/bin/sh
+# Issue #17 points 5 and 7: a signal ends a sweep as --max-seconds does: the
+# summary says which signal after how many seeds, the JSON says it too, the
+# exit code is 128 + the signal's number, and no child process survives.
+#   signals.sh WSSTRESS
+ws=$1
+dir=$(mktemp -d) || exit 1
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# The children of process $parent (from /proc, so no procps is needed).
+children() {
+  for s in /proc/[0-9]*/stat; do
+    set -- $(cat "$s" 2>/dev/null) && [ "$4" = "$parent" ] && echo "$1"
+  done
+}
+
+# sim, SIGINT: exit 130, a partial report.
+"$ws" sim --seeds 0..1000000000 --json "$dir/sim.json" >"$dir/sim.out" 2>&1 &
+pid=$!
+sleep 1.5
+kill -INT $pid
+wait $pid; rc=$?
+[ $rc -eq 130 ] || fail "sim after SIGINT exited $rc, not 130: $(cat "$dir/sim.out")"
+grep -q "of 1000000001 seeds.*stopped by SIGINT" "$dir/sim.out" || fail "sim's summary: $(cat "$dir/sim.out")"
+grep -q '"stopped_by": "SIGINT"' "$dir/sim.json" || fail "sim's JSON lacks stopped_by"
+
+# run, SIGTERM: exit 143.
+"$ws" run --seeds 0..1000000000 --json "$dir/run.json" >"$dir/run.out" 2>&1 &
+pid=$!
+sleep 1.5
+kill -TERM $pid
+wait $pid; rc=$?
+[ $rc -eq 143 ] || fail "run after SIGTERM exited $rc, not 143: $(cat "$dir/run.out")"
+grep -q "stopped by SIGTERM" "$dir/run.out" || fail "run's summary: $(cat "$dir/run.out")"
+grep -q '"stopped_by": "SIGTERM"' "$dir/run.json" || fail "run's JSON lacks stopped_by"
+
+# mutants check, SIGTERM to the parent only: its running child stops too.
+"$ws" mutants check --engine sim-sc --budget 60 --only none --json "$dir/matrix.json" >"$dir/m.out" 2>&1 &
+pid=$!
+sleep 2
+parent=$pid
+child=$(children)
+[ -n "$child" ] || fail "mutants check had no child after 2 s"
+kill -TERM $pid
+wait $pid; rc=$?
+[ $rc -eq 143 ] || fail "mutants check after SIGTERM exited $rc, not 143: $(cat "$dir/m.out")"
+grep -q "stopped by SIGTERM" "$dir/m.out" || fail "the matrix does not say it was stopped: $(cat "$dir/m.out")"
+sleep 0.5
+kill -0 "$child" 2>/dev/null && fail "the child $child survived its parent"
+echo "signals: ok"
