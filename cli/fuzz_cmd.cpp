@@ -148,7 +148,7 @@ int convert_command(const FuzzOptions& o) {
   Converted c = convert(o.target, o.mutant, o.convert, repro);
   if (!c.error.empty()) {
     std::fprintf(stderr, "wsstress: error: %s\n", c.error.c_str());
-    return kInternal;
+    if (!c.failing) return kInternal;  // a failing input stays a finding when only its reproducer was not written
   }
   std::fprintf(text_out(), "convert: %s_fuzzer input, mutant %s: %s\n", o.target.c_str(), o.mutant.c_str(),
               c.failing ? "fails" : "passes in the simulator");
@@ -185,6 +185,7 @@ pid_t start_fuzzer(const FuzzOptions& o, const std::vector<std::string>& args, i
   if (pipe(pipefd) != 0) return -1;
   const pid_t pid = fork();
   if (pid != 0) {
+    if (pid > 0) setpgid(pid, pid);  // as the child does: whichever runs first, the group exists before a kill
     close(pipefd[1]);
     fd = pipefd[0];
     if (pid < 0) close(pipefd[0]);
@@ -250,6 +251,7 @@ FuzzRun watch_fuzzer(const FuzzOptions& o, pid_t pid, int fd) {
     if (poll(&p, 1, 200) > 0) {
       char buf[4096];
       const ssize_t n = read(fd, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
       if (n <= 0) break;
       run.partial.append(buf, static_cast<std::size_t>(n));
       for (std::size_t nl; (nl = run.partial.find('\n')) != std::string::npos;) {
@@ -301,10 +303,8 @@ int report_fuzz(const FuzzOptions& o, const FuzzRun& run, const std::string& cor
     std::fprintf(text_out(), "fuzz: FINDING after %llu executions in %.1f s\n", static_cast<unsigned long long>(run.finding_execs),
                 secs);
     Converted c = convert(o.target, o.mutant, run.crash, run.crash + ".repro");
-    if (!c.error.empty()) {
-      std::fprintf(stderr, "wsstress: error: %s\n", c.error.c_str());
-      return kInternal;
-    }
+    // A reproducer that cannot be written is said; the finding still stands.
+    if (!c.error.empty()) std::fprintf(stderr, "wsstress: error: %s\n", c.error.c_str());
     // The target's own report (verdict, state dump) is in the child's output.
     for (const std::string& l : run.verdict_lines) std::fprintf(text_out(), "  %s\n", l.substr(3).c_str());
     print_converted(o, c, run.crash);
@@ -367,7 +367,6 @@ int fuzz_command(const FuzzOptions& o) {
   const FuzzRun run = watch_fuzzer(o, pid, fd);
   nlohmann::json j;
   const int code = report_fuzz(o, run, corpus, j);
-  if (code == kInternal && !run.crash.empty()) return code;  // the finding could not be converted
   return o.json_path.empty() ? code : write_report("--json", o.json_path, j.dump(2) + "\n", code);
 }
 

@@ -105,6 +105,7 @@ int check_command(const CheckOptions& o) {
       if (!row.as_expected) code = kFailed;
     }
   }
+  if (stopped == 0) stopped = stress::StopSignals::requested();  // between two engines
   if (code == kOk && stopped != 0) code = 128 + stopped;
   return o.json_path.empty() ? code : write_report("--json", o.json_path, matrix_json(reports), code);
 }

@@ -44,13 +44,20 @@ std::string write_in_place(const std::string& path, const std::string& text) {
   return err.empty() ? "" : "cannot write " + path + ": " + err;
 }
 
-std::string write_replacing(const std::string& path, const std::string& text) {
+// `existing`: the file being replaced, whose mode the new one keeps.
+std::string write_replacing(const std::string& path, const std::string& text, const struct stat* existing) {
   std::string tmp = path + ".XXXXXX";
   const int fd = ::mkstemp(tmp.data());
-  if (fd < 0) return "cannot write " + path + ": " + std::strerror(errno);
+  if (fd < 0) {
+    // A writable file in a folder we cannot add to: write it in place.
+    if (existing != nullptr && (errno == EACCES || errno == EROFS)) return write_in_place(path, text);
+    return "cannot write " + path + ": " + std::strerror(errno);
+  }
   std::string err = write_all(fd, text);
-  // mkstemp makes the file 0600; give it what fopen would have (0666 less the umask).
-  if (err.empty() && ::fchmod(fd, 0666 & ~file_mode_mask()) != 0) err = std::strerror(errno);
+  // mkstemp makes the file 0600: give it the replaced file's mode, or what
+  // fopen would have (0666 less the umask).
+  const mode_t mode = existing != nullptr ? existing->st_mode & 07777 : 0666 & ~file_mode_mask();
+  if (err.empty() && ::fchmod(fd, mode) != 0) err = std::strerror(errno);
   if (::close(fd) != 0 && err.empty()) err = std::strerror(errno);
   if (err.empty() && std::rename(tmp.c_str(), path.c_str()) != 0) err = std::strerror(errno);
   if (err.empty()) return {};
@@ -66,17 +73,17 @@ std::string write_output(const std::string& path, const std::string& text) {
     const std::string err = write_all(1, text);
     return err.empty() ? "" : "cannot write to standard output: " + err;
   }
-  struct stat link {}, target {};
-  if (::lstat(path.c_str(), &link) == 0) {
-    if (S_ISDIR(link.st_mode)) return "cannot write " + path + ": it is a directory";
-    if (S_ISLNK(link.st_mode) || !S_ISREG(link.st_mode)) {
-      if (::stat(path.c_str(), &target) == 0 && S_ISDIR(target.st_mode)) {
-        return "cannot write " + path + ": it is a directory";
-      }
-      return write_in_place(path, text);
-    }
+  struct stat link {}, target {}, out {};
+  if (::lstat(path.c_str(), &link) != 0) return write_replacing(path, text, nullptr);
+  const bool resolves = ::stat(path.c_str(), &target) == 0;
+  if (resolves && S_ISDIR(target.st_mode)) return "cannot write " + path + ": it is a directory";
+  // The file standard output already goes to (/dev/stdout, /proc/self/fd/1,
+  // or its own name): append through fd 1 rather than truncate what is there.
+  if (resolves && ::fstat(1, &out) == 0 && out.st_dev == target.st_dev && out.st_ino == target.st_ino) {
+    return write_output("-", text);
   }
-  return write_replacing(path, text);
+  if (S_ISLNK(link.st_mode) || !S_ISREG(link.st_mode)) return write_in_place(path, text);
+  return write_replacing(path, text, &link);
 }
 
 int write_report(const char* option, const std::string& path, const std::string& text, int code) {

@@ -247,6 +247,7 @@ static int relacy_command(const RelacyOptions& o) {
   std::string error;
   if (!plan_searches(o, plan, error)) return usage_error(error);
   std::vector<Judged> done;
+  bool trace_unwritten = false;
   nlohmann::json runs = nlohmann::json::array(), failures = nlohmann::json::array();
   std::uint64_t executions = 0;
   double elapsed = 0;
@@ -262,6 +263,7 @@ static int relacy_command(const RelacyOptions& o) {
     if (j.failed && !o.trace_out.empty() && failures.empty()) {
       if (const std::string err = write_output(o.trace_out, j.r.trace); !err.empty()) {
         std::fprintf(stderr, "wsstress: error: --trace-out: %s\n", err.c_str());  // the verdicts still stand
+        trace_unwritten = true;
       } else {
         std::fprintf(text_out(), "the whole report of %s/%s is in %s\n", p.model.c_str(), p.mutant.c_str(),
                      o.trace_out.c_str());
@@ -279,7 +281,8 @@ static int relacy_command(const RelacyOptions& o) {
     }
   }
   std::string summary;
-  const int code = exit_code(o, done, summary);
+  int code = exit_code(o, done, summary);
+  if (trace_unwritten && code == kOk) code = kInternal;
   std::fprintf(text_out(), "relacy: %zu search(es), %llu executions, %.1f s: %s\n", plan.size(),
               static_cast<unsigned long long>(executions), elapsed, summary.c_str());
   if (!o.json_path.empty()) {

@@ -33,7 +33,7 @@ struct ReplayOptions {
 };
 
 // Re-runs a reproducer with its trace recorded, and writes what was asked.
-int emit_trace(const sim::Repro& r, bool text, const std::string& out_path) {
+int emit_trace(const sim::Repro& r, bool text, const std::string& out_path, bool quiet = false) {
   sim::SimConfig cfg = r.config;
   cfg.record_trace = true;
   sim::SimResult res = sim::find_sim_runner(r.spec.mutant)(r.spec, cfg);
@@ -47,7 +47,7 @@ int emit_trace(const sim::Repro& r, bool text, const std::string& out_path) {
       std::fprintf(stderr, "wsstress: error: --trace-out: %s\n", err.c_str());
       return kInternal;
     }
-    std::fprintf(text_out(), "trace: %s (Chrome trace-event JSON; open it in ui.perfetto.dev)\n", out_path.c_str());
+    if (!quiet) std::fprintf(text_out(), "trace: %s (Chrome trace-event JSON; open it in ui.perfetto.dev)\n", out_path.c_str());
   }
   return kOk;
 }
@@ -71,7 +71,7 @@ std::string write_failure(const SimOptions& o, const sim::SimFailure& f) {
                                                 : o.repro_path;
   if (o.shrink) {
     sim::ShrinkReport s = sim::shrink(repro);
-    print_shrink(s);
+    if (!o.quiet) print_shrink(s);
     repro = s.after;
   }
   const std::string err = write_output(path, sim::write_repro(repro));
@@ -82,7 +82,7 @@ std::string write_failure(const SimOptions& o, const sim::SimFailure& f) {
     std::fwrite(t.data(), 1, t.size(), text_out());
   }
   if (o.trace || !o.trace_out.empty()) {
-    emit_trace(repro, o.trace, o.trace_out);  // a trace that cannot be written is said; the exit code stands
+    emit_trace(repro, o.trace, o.trace_out, o.quiet);  // a trace that cannot be written is said; the exit code stands
   }
   return path;
 }

@@ -15,8 +15,9 @@ children() {
   done
 }
 
-# sim, SIGINT: exit 130, a partial report.
-"$ws" sim --seeds 0..1000000000 --json "$dir/sim.json" >"$dir/sim.out" 2>&1 &
+# sim, SIGINT: exit 130, a partial report. (A shell script starts background
+# jobs with SIGINT ignored, which wsstress respects; env restores it.)
+env --default-signal=INT "$ws" sim --seeds 0..1000000000 --json "$dir/sim.json" >"$dir/sim.out" 2>&1 &
 pid=$!
 sleep 1.5
 kill -INT $pid
@@ -48,4 +49,13 @@ wait $pid; rc=$?
 grep -q "stopped by SIGTERM" "$dir/m.out" || fail "the matrix does not say it was stopped: $(cat "$dir/m.out")"
 sleep 0.5
 kill -0 "$child" 2>/dev/null && fail "the child $child survived its parent"
+# An ignored signal stays ignored (nohup): SIGHUP does not stop this sweep.
+trap '' HUP
+"$ws" sim --seeds 0..1000000000 --max-seconds 3 >"$dir/hup.out" 2>&1 &
+pid=$!
+sleep 1
+kill -HUP $pid
+wait $pid; rc=$?
+trap - HUP
+[ $rc -eq 0 ] && grep -q "stopped by --max-seconds" "$dir/hup.out" || fail "an ignored SIGHUP stopped the sweep: exit $rc"
 echo "signals: ok"

@@ -93,10 +93,17 @@ ChildEnd run_child(std::vector<std::string> args, const std::string& err, double
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  // A process group of its own, so a signal we pass on reaches the child's
+  // own children too (a Relacy search, a fuzzer) and arrives once.
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);
   const auto start = std::chrono::steady_clock::now();
   pid_t pid = 0;
-  const int rc = posix_spawn(&pid, args[0].c_str(), &fa, nullptr, argv.data(), environ);
+  const int rc = posix_spawn(&pid, args[0].c_str(), &fa, &attr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&attr);
   if (rc != 0) throw std::runtime_error("cannot run " + args[0]);
   ChildEnd end;
   for (;;) {
@@ -104,12 +111,12 @@ ChildEnd run_child(std::vector<std::string> args, const std::string& err, double
     if (const int sig = StopSignals::requested(); sig != 0 && end.stopped_by_signal == 0) {
       // Asked to stop: so is the child (it reports what it ran), with a
       // few seconds before the backstop below kills it.
-      kill(pid, sig);
+      kill(-pid, sig);
       end.stopped_by_signal = sig;
       limit = std::min(limit, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() + 5);
     }
     if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > limit) {
-      kill(pid, SIGKILL);
+      kill(-pid, SIGKILL);
       waitpid(pid, &end.status, 0);
       end.killed = true;
       break;

@@ -48,10 +48,16 @@ namespace {
 std::atomic<int> g_stop_signal{0};
 constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
 struct sigaction g_previous[3];
+volatile sig_atomic_t g_installed[3];
 
+// Async-signal-safe: an atomic store and signal(). The first signal is kept;
+// the ones installed go back to their default so the next one ends the process.
 extern "C" void on_stop_signal(int sig) {
-  g_stop_signal.store(sig, std::memory_order_relaxed);
-  signal(sig, SIG_DFL);  // the second one ends the process
+  int none = 0;
+  g_stop_signal.compare_exchange_strong(none, sig, std::memory_order_relaxed);
+  for (int i = 0; i < 3; ++i) {
+    if (g_installed[i]) signal(kStopSignals[i], SIG_DFL);
+  }
 }
 }  // namespace
 
@@ -59,8 +65,14 @@ StopSignals::StopSignals() {
   g_stop_signal.store(0, std::memory_order_relaxed);
   struct sigaction sa {};
   sa.sa_handler = on_stop_signal;
+  sa.sa_flags = SA_RESTART;  // blocking calls go on; the sweep looks between seeds
   sigemptyset(&sa.sa_mask);
-  for (int i = 0; i < 3; ++i) sigaction(kStopSignals[i], &sa, &g_previous[i]);
+  for (int i = 0; i < 3; ++i) {
+    sigaction(kStopSignals[i], nullptr, &g_previous[i]);
+    // An ignored signal stays ignored (nohup, a script's background job).
+    g_installed[i] = g_previous[i].sa_handler != SIG_IGN;
+    if (g_installed[i]) sigaction(kStopSignals[i], &sa, nullptr);
+  }
 }
 
 StopSignals::~StopSignals() {
