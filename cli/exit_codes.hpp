@@ -2,6 +2,8 @@
 // returns one of these.
 #pragma once
 
+#include <cstdint>
+
 #include "wsstress/stress/scenario.hpp"
 
 namespace wsstress::cli {
@@ -13,6 +15,7 @@ enum ExitCode : int {
   kInternal = 3,  // internal or environment error: the tool itself failed (a pool could not be
                   // built, a file could not be written, a child could not be started)
   kHang = 4,      // the watchdog fired: something stopped making progress
+  kEmpty = 5,     // nothing was tested: no seed ran (an empty shard, a budget spent before the first)
 };
 
 // The exit code of a verdict.
@@ -26,11 +29,20 @@ inline int exit_code_for(stress::VerdictKind k) noexcept {
   return kInternal;
 }
 
-// The exit code of a sweep: a sweep stopped by a signal that found nothing
-// exits as shells report a process the signal ended (128 + its number: 130
-// SIGINT, 143 SIGTERM, 129 SIGHUP); a failure found before it keeps its code.
-inline int sweep_exit_code(stress::VerdictKind k, int stopped_by_signal) noexcept {
-  return k == stress::VerdictKind::Pass && stopped_by_signal != 0 ? 128 + stopped_by_signal : exit_code_for(k);
+// A sweep's verdict word and exit code. A sweep stopped by a signal that
+// found nothing exits as shells report a process the signal ended (128 + its
+// number: 130 SIGINT, 143 SIGTERM, 129 SIGHUP); a failure found before it
+// keeps its code. A sweep that ran no seed tested nothing: not a pass but
+// `empty`, exit 5.
+struct SweepVerdict {
+  const char* word;
+  int code;
+};
+inline SweepVerdict sweep_verdict(stress::VerdictKind k, std::uint64_t runs, int stopped_by_signal) noexcept {
+  if (k != stress::VerdictKind::Pass) return {stress::to_string(k), exit_code_for(k)};
+  const char* word = runs == 0 ? "empty" : "pass";
+  if (stopped_by_signal != 0) return {word, 128 + stopped_by_signal};
+  return {word, runs == 0 ? static_cast<int>(kEmpty) : static_cast<int>(kOk)};
 }
 
 }  // namespace wsstress::cli

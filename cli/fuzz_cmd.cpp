@@ -374,26 +374,28 @@ void add_fuzz_options(CLI::App* cmd, FuzzOptions& o) {
   cmd->add_option("--target", o.target, "program (nested programs on real threads) or schedule (the simulator's decisions)")
       ->check(CLI::IsMember({"program", "schedule"}))
       ->capture_default_str();
-  cmd->add_option("--time", o.time_s, "seconds to fuzz")->check(finite_range(1.0, 604800.0))->capture_default_str();
-  cmd->add_option("--hang-timeout", o.hang_timeout_s, "program: seconds without progress that make a hang")
-      ->check(finite_range(0.1, 3600.0))
-      ->capture_default_str();
+  add_max_seconds(cmd, o.time_s, "seconds to fuzz", 1.0, 604800.0);
+  add_hang_timeout(cmd, o.hang_timeout_s);
   cmd->add_option("--jobs", o.jobs, "parallel fuzzing processes (libFuzzer -fork)")
-      ->check(CLI::Range(1u, 256u))
-      ->capture_default_str();
-  cmd->add_option("--mutant", o.mutant, "put a historical bug back")->check(CLI::IsMember(mutant_names()))->capture_default_str();
-  cmd->add_option("--runs", o.runs, "stop after this many inputs (0: only --time)")
-      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1000000000000}));
-  cmd->add_option("--seed", o.seed, "libFuzzer's random seed (0: its own choice)")
-      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{4294967295}));
+      ->check(whole_range(1, 256));
+  add_mutant(cmd, o.mutant);
+  cmd->add_option("--runs", o.runs, "stop after this many inputs (0: only --max-seconds)")
+      ->check(whole_range(0, 1000000000000));
+  cmd->add_option("--fuzzer-seed", o.seed, "libFuzzer's random seed (0: its own choice)")
+      ->check(whole_range(0, 4294967295));
   cmd->add_option("--out", o.out_dir, "folder for the working corpus and findings")->capture_default_str();
   cmd->add_option("--fuzz-bin", o.fuzz_bin, "folder of the fuzz targets (default: the build's fuzz/)")
       ->check(CLI::ExistingDirectory);
   cmd->add_option("--convert", o.convert, "convert this crash file into a reproducer instead of fuzzing");
   cmd->add_option("--repro", o.repro_path, "--convert: where to write the reproducer (default: FILE.repro)")
       ->check(output_path());
-  cmd->add_option("--json", o.json_path, "write the result as JSON (schema wsstress.fuzz/1)")->check(output_path());
-  cmd->add_flag("--quiet", o.quiet, "no progress line");
+  add_json(cmd, o.json_path, "write the result as JSON (schema wsstress.fuzz/1)");
+  add_quiet(cmd, o.quiet, "no progress line");
+  cmd->footer(
+      "Examples:\n"
+      "  wsstress fuzz --target schedule --mutant no_sleep_fence --max-seconds 60\n"
+      "  wsstress fuzz --target program --fuzzer-seed 1 --runs 10000\n"
+      "  wsstress fuzz --convert crash-1234 --repro f.repro   # then: wsstress replay f.repro");
 }
 
 }  // namespace

@@ -4,13 +4,18 @@
 #include <unistd.h>
 
 #include <climits>
+#include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "vocabulary.hpp"
 
 namespace {
+
+using namespace wsstress::cli;
 
 // The path of this executable, for the commands that run it as a child.
 std::string self_path(const char* argv0) {
@@ -20,20 +25,61 @@ std::string self_path(const char* argv0) {
   return argv0;
 }
 
+// `wsstress help [SUBCOMMAND...]`: the same text as --help, on stdout.
+Subcommand add_help(CLI::App& app) {
+  auto topic = std::make_shared<std::vector<std::string>>();
+  CLI::App* cmd = app.add_subcommand("help", "show the help of wsstress or of a subcommand");
+  cmd->add_option("subcommand", *topic, "e.g. `run`, or `mutants check`");
+  cmd->footer("Example:\n  wsstress help mutants check");
+  return {cmd, [&app, topic] {
+            CLI::App* target = &app;
+            std::string path;  // the names before the target's, for its usage line
+            for (const std::string& name : *topic) {
+              path += (path.empty() ? "" : " ") + target->get_name();
+              CLI::App* next = nullptr;
+              for (CLI::App* s : target->get_subcommands([](CLI::App*) { return true; })) {
+                if (s->check_name(name)) next = s;
+              }
+              if (next == nullptr) return usage_error("help: no subcommand '" + name + "'");
+              target = next;
+            }
+            // App::help() would show the selected subcommand (this one): ask the formatter.
+            const std::string name = path.empty() ? target->get_name() : path + " " + target->get_name();
+            std::fputs(target->get_formatter()->make_help(target, name, CLI::AppFormatMode::Normal).c_str(), stdout);
+            return static_cast<int>(kOk);
+          }};
+}
+
+int parse_error(const CLI::ParseError& e) {
+  std::string what = e.what();
+  for (char& c : what) {
+    if (c == '\n') c = ' ';
+  }
+  return usage_error(what);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace wsstress::cli;
   CLI::App app{"wsstress: rayon-core's work-stealing pool in C++20, and the tool that tries to break it.\n"
-               "Exit codes: 0 ok, 1 bug found, 2 usage error, 3 internal error, 4 hang."};
+               "Exit codes: 0 ok, 1 bug found, 2 usage error, 3 internal error, 4 hang, 5 nothing ran;\n"
+               "128+N stopped by signal N.",
+               "wsstress"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "wsstress 0.1.0");
+  app.option_defaults()->always_capture_default();
+  app.footer("Run `wsstress help SUBCOMMAND` (or `wsstress SUBCOMMAND --help`) for its options and examples.");
   const std::string self = self_path(argv[0]);
-  const std::vector<Subcommand> commands = {add_smoke(app), add_run(app),          add_sim(app),
-                                            add_replay(app), add_fuzz(app, self), add_relacy(app),
-                                            add_mutants(app, self)};
+  const std::vector<Subcommand> commands = {add_smoke(app),         add_run(app),    add_sim(app),
+                                            add_replay(app),        add_fuzz(app, self), add_relacy(app),
+                                            add_mutants(app, self), add_help(app)};
+  const std::vector<std::string> args = modern_arguments(argc, argv);
+  if (auto bad = unknown_subcommand(app, args)) return usage_error(*bad);
+  std::vector<const char*> ptrs;
+  for (const std::string& a : args) ptrs.push_back(a.c_str());
   try {
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(ptrs.size()), ptrs.data());
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
@@ -41,11 +87,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::string what = e.what();
-    for (char& c : what) {
-      if (c == '\n') c = ' ';
-    }
-    return usage_error(what);
+    return parse_error(e);
   }
   for (const Subcommand& c : commands) {
     if (c.app->parsed()) return c.run();

@@ -25,14 +25,24 @@ struct CheckOptions {
   std::vector<std::string> engines;
   std::string json_path, engines_text = "stress", only_text;
   std::vector<std::string> expect_kind_text;
+  CLI::Option* only_opt = nullptr;
 };
 
-// "a,b,c" -> {a, b, c}; false on an empty item.
-bool split_commas(const std::string& text, std::vector<std::string>& out) {
+// "a,b,c" -> {a, b, c}; an empty or repeated item is an error naming the option.
+bool split_commas(const std::string& option, const std::string& text, std::vector<std::string>& out,
+                  std::string& error) {
   for (std::size_t start = 0;;) {
     const auto comma = text.find(',', start);
-    out.push_back(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    if (out.back().empty()) return false;
+    const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (item.empty()) {
+      error = option + ": empty name in '" + text + "'";
+      return false;
+    }
+    if (std::find(out.begin(), out.end(), item) != out.end()) {
+      error = option + ": '" + item + "' is given twice";
+      return false;
+    }
+    out.push_back(item);
     if (comma == std::string::npos) return true;
     start = comma + 1;
   }
@@ -40,7 +50,7 @@ bool split_commas(const std::string& text, std::vector<std::string>& out) {
 
 // What CLI11 cannot check: the engine list, the mutant list, --expect-kind.
 bool resolve(CheckOptions& o, std::string& error) {
-  split_commas(o.engines_text, o.engines);
+  if (!split_commas("--engine", o.engines_text, o.engines, error)) return false;
   for (const std::string& e : o.engines) {
     if (std::find(std::begin(kEngines), std::end(kEngines), e) == std::end(kEngines)) {
       error = "--engine: unknown engine '" + e +
@@ -48,10 +58,7 @@ bool resolve(CheckOptions& o, std::string& error) {
       return false;
     }
   }
-  if (!o.only_text.empty() && !split_commas(o.only_text, o.matrix.only)) {
-    error = "--only: empty mutant name in '" + o.only_text + "'";
-    return false;
-  }
+  if (o.only_opt->count() > 0 && !split_commas("--only", o.only_text, o.matrix.only, error)) return false;
   for (const std::string& name : o.matrix.only) {
     if (stress::find_mutant(name) == nullptr) {
       error = "--only: unknown mutant '" + name + "' (see wsstress mutants list)";
@@ -115,30 +122,21 @@ void add_check_options(CLI::App* cmd, CheckOptions& o) {
                   "comma-separated engines: stress, sim-sc, sim-tso (PCT), sim-random, relacy, fuzz-program, "
                   "fuzz-schedule")
       ->capture_default_str();
-  cmd->add_option("--budget", o.matrix.budget_s, "seconds per mutant")
-      ->check(finite_range(0.5, 86400.0))
-      ->capture_default_str();
-  cmd->add_option("--hang-timeout", o.matrix.hang_timeout_s, "seconds without progress that make a hang")
-      ->check(finite_range(0.1, 3600.0))
-      ->capture_default_str();
-  cmd->add_option("--only", o.only_text, "comma-separated mutants to check (default: all)");
+  add_max_seconds(cmd, o.matrix.budget_s, "seconds per mutant and engine", 0.5, 86400.0);
+  add_hang_timeout(cmd, o.matrix.hang_timeout_s);
+  o.only_opt = cmd->add_option("--only", o.only_text, "comma-separated mutants to check (default: all)");
   cmd->add_option("--expect-kind", o.expect_kind_text,
                   "MUTANT=KINDS: replace the catalog's expected failure kinds (hang, data_race, use_after_free, "
                   "assertion, wrong_result, crash; '|' between several), to check the check (repeatable)");
   o.matrix.base.iterations = 10;
   o.matrix.base.noise = 2;
-  cmd->add_option("--threads", o.matrix.base.threads, "worker threads per pool")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{256}))
-      ->capture_default_str();
-  cmd->add_option("--pools", o.matrix.base.pools, "pools a scenario may use")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{8}))
-      ->capture_default_str();
-  cmd->add_option("--iterations", o.matrix.base.iterations, "programs per seed")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}))
-      ->capture_default_str();
-  cmd->add_option("--noise", o.matrix.base.noise, "noise level 0..3")->check(CLI::Range(0, 3))->capture_default_str();
-  cmd->add_option("--json", o.json_path, "write the matrix as JSON (schema wsstress.mutants/2)")
-      ->check(output_path());
+  add_run_shape(cmd, o.matrix.base.threads, o.matrix.base.pools, o.matrix.base.iterations, 100000);
+  cmd->add_option("--noise", o.matrix.base.noise, "noise level 0..3")->check(whole_range(0, 3));
+  add_json(cmd, o.json_path, "write the matrix as JSON (schema wsstress.mutants/2)");
+  cmd->footer(
+      "Examples:\n"
+      "  wsstress mutants check --engine stress,sim-sc,sim-tso,relacy --max-seconds 10\n"
+      "  wsstress mutants check --only no_sleep_fence,latch_set_no_wake --engine sim-tso -o matrix.json");
 }
 
 }  // namespace

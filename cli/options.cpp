@@ -1,17 +1,22 @@
 // The shared command-line pieces. See options.hpp.
 #include "options.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <cstdio>
+#include <cstring>
 #include <string_view>
 
 #include "exit_codes.hpp"
+#include "output.hpp"
 #include "wsstress/stress/catalog.hpp"
+#include "wsstress/stress/scenarios.hpp"
 
 namespace wsstress::cli {
 
@@ -51,6 +56,61 @@ CLI::Validator finite_range(double lo, double hi) {
         return {};
       },
       what);
+}
+
+CLI::Validator whole_range(std::uint64_t lo, std::uint64_t hi) {
+  const std::string range = "a whole number from " + std::to_string(lo) + " to " + std::to_string(hi);
+  return CLI::Validator(
+      [lo, hi, range](std::string& text) -> std::string {
+        std::uint64_t v = 0;
+        if (!parse_u64(text, v)) return "'" + text + "' is not " + range;
+        if (v < lo || v > hi) return "'" + text + "' is out of range: expected " + range;
+        return {};
+      },
+      "INT in [" + std::to_string(lo) + " - " + std::to_string(hi) + "]");
+}
+
+CLI::Option* add_threads(CLI::App* cmd, std::size_t& threads, std::size_t lo, const char* what) {
+  return cmd->add_option("-j,--threads", threads, what)->check(whole_range(lo, kMaxThreads));
+}
+
+CLI::Option* add_max_seconds(CLI::App* cmd, double& seconds, const std::string& what, double lo, double hi) {
+  return cmd->add_option("--max-seconds", seconds, what)->check(finite_range(lo, hi));
+}
+
+CLI::Option* add_hang_timeout(CLI::App* cmd, double& seconds, double hi) {
+  return cmd->add_option("--hang-timeout", seconds, "seconds without progress that make a hang")
+      ->check(finite_range(0.1, hi));
+}
+
+CLI::Option* add_json(CLI::App* cmd, std::string& path, const std::string& what) {
+  return cmd->add_option("-o,--json", path, what + "; '-' is stdout")->check(output_path());
+}
+
+CLI::Option* add_quiet(CLI::App* cmd, bool& quiet, const std::string& what) {
+  return cmd->add_flag("-q,--quiet", quiet, what);
+}
+
+// The mutant list is long: the help shows MUTANT and points to the catalog.
+CLI::Option* add_mutant(CLI::App* cmd, std::string& mutant) {
+  return cmd->add_option("--mutant", mutant, "put a historical bug back (the names: `wsstress mutants list`)")
+      ->check(CLI::Validator(
+          [names = mutant_names()](std::string& v) -> std::string {
+            if (std::find(names.begin(), names.end(), v) != names.end()) return {};
+            return "unknown mutant '" + v + "' (the names: wsstress mutants list)";
+          },
+          "MUTANT"));
+}
+
+CLI::Option* add_scenario(CLI::App* cmd, std::string& scenario) {
+  return cmd->add_option("--scenario", scenario, "what to run")->check(CLI::IsMember(stress::scenario_names()));
+}
+
+void add_run_shape(CLI::App* cmd, std::size_t& threads, std::size_t& pools, std::size_t& iterations,
+                   std::size_t max_iterations) {
+  add_threads(cmd, threads);
+  cmd->add_option("--pools", pools, "pools a scenario may use")->check(whole_range(1, 8));
+  cmd->add_option("--iterations", iterations, "programs per seed")->check(whole_range(1, max_iterations));
 }
 
 bool parse_seed_range(const std::string& text, stress::SeedRange& out, std::string& error) {
@@ -94,7 +154,7 @@ bool parse_shard(const std::string& text, stress::Shard& out, std::string& error
 
 void SeedOptions::add_to(CLI::App* cmd) {
   auto* one = cmd->add_option("--seed", seed, "one seed (default 0)");
-  cmd->add_option("--seeds", seeds, "an inclusive seed range A..B")->excludes(one);
+  cmd->add_option("-s,--seeds", seeds, "an inclusive seed range A..B, or one seed N")->excludes(one);
   cmd->add_option("--shard", shard, "run shard I of N of the seed range (0 <= I < N)");
 }
 
@@ -131,9 +191,14 @@ bool read_input(const std::string& path, std::string& scenario, bool scenario_gi
     return false;
   }
   scenario = "program";
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {  // a pipe or /dev/stdin is fine
+    error = "--input: '" + path + "' is a directory, not a program file";
+    return false;
+  }
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) {
-    error = "--input: cannot read '" + path + "'";
+    error = "--input: cannot read '" + path + "': " + std::strerror(errno);
     return false;
   }
   char buf[4096];

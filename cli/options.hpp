@@ -29,6 +29,22 @@ std::vector<std::string> mutant_names();
 
 // A decimal option's check: a finite number (no nan, no inf) in [lo, hi].
 CLI::Validator finite_range(double lo, double hi);
+// A whole-number option's check: digits only (no 1.5, no -1, no 1e3) in [lo, hi].
+CLI::Validator whole_range(std::uint64_t lo, std::uint64_t hi);
+
+// The options every subcommand spells the same way (issue #17's one
+// vocabulary; old spellings in vocabulary.hpp). Each returns the option.
+inline constexpr std::size_t kMaxThreads = 64;  // one range for every engine (the simulator's limit)
+CLI::Option* add_threads(CLI::App* cmd, std::size_t& threads, std::size_t lo = 1, const char* what = "worker threads per pool");
+CLI::Option* add_max_seconds(CLI::App* cmd, double& seconds, const std::string& what, double lo = 0, double hi = 1e9);
+CLI::Option* add_hang_timeout(CLI::App* cmd, double& seconds, double hi = 3600);
+CLI::Option* add_json(CLI::App* cmd, std::string& path, const std::string& what);
+CLI::Option* add_quiet(CLI::App* cmd, bool& quiet, const std::string& what);
+CLI::Option* add_mutant(CLI::App* cmd, std::string& mutant);
+CLI::Option* add_scenario(CLI::App* cmd, std::string& scenario);
+// --threads, --pools, --iterations (programs per seed) of a scenario run.
+void add_run_shape(CLI::App* cmd, std::size_t& threads, std::size_t& pools, std::size_t& iterations,
+                   std::size_t max_iterations);
 
 // "A..B" (inclusive) or "N"; false with a message on bad text.
 bool parse_seed_range(const std::string& text, stress::SeedRange& out, std::string& error);

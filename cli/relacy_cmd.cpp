@@ -121,6 +121,10 @@ bool plan_searches(const RelacyOptions& o, std::vector<Planned>& plan, std::stri
       error = "--model: unknown model '" + name + "' (models: " + names + ")";
       return false;
     }
+    if (std::find(chosen.begin(), chosen.end(), m) != chosen.end()) {
+      error = "--model: '" + name + "' is given twice";
+      return false;
+    }
     chosen.push_back(m);
   }
   for (const rel::ModelInfo* m : chosen) {
@@ -325,22 +329,24 @@ Subcommand add_relacy(CLI::App& parent) {
                   "every targeted mutant (exit 0 iff each did what the model table expects)");
   a->search_opt = cmd->add_option("--search", a->search, "override the model's search")
                       ->check(CLI::IsMember({"random", "bound", "full"}));
-  a->bound_opt = cmd->add_option("--bound", a->bound, "context bound for --search bound")->check(CLI::Range(0u, 20u));
-  a->iter_opt = cmd->add_option("--iterations", a->iterations, "executions for --search random")
-                    ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1000000000}));
-  cmd->add_option("--time-limit", o.time_limit, "seconds per search before it is stopped")
-      ->check(finite_range(1.0, 86400.0))
-      ->capture_default_str();
+  a->bound_opt = cmd->add_option("--bound", a->bound, "context bound for --search bound")->check(whole_range(0, 20));
+  a->iter_opt = cmd->add_option("--executions", a->iterations, "executions for --search random")
+                    ->check(whole_range(1, 1000000000));
+  add_max_seconds(cmd, o.time_limit, "seconds per search before it is stopped", 1.0, 86400.0);
   cmd->add_option("--memory-limit", o.memory_limit, "GiB of resident memory per search before it is stopped")
       ->check(finite_range(0.001, 1024.0))
       ->capture_default_str();
-  cmd->add_option("--json", o.json_path, "write the verdicts as JSON (schema wsstress.relacy/1)")
-      ->check(output_path());
+  add_json(cmd, o.json_path, "write the verdicts as JSON (schema wsstress.relacy/1)");
   cmd->add_option("--trace-out", o.trace_out, "write the first failing execution's whole Relacy report to FILE")
       ->check(output_path());
   cmd->add_flag("--full-trace", o.full_trace, "print the whole report, not its last 60 events");
   cmd->add_flag("--list", o.list, "list the models: claim, configuration, search, mutants");
-  cmd->add_flag("--quiet", o.quiet, "verdict lines only, no notes or traces");
+  add_quiet(cmd, o.quiet, "verdict lines only, no notes or traces");
+  cmd->footer(
+      "Examples:\n"
+      "  wsstress relacy --list\n"
+      "  wsstress relacy --model inject --mutant no_inject_fence_acq_rel --trace-out f.txt\n"
+      "  wsstress relacy --mutant all --max-seconds 60   # every model against the mutants it targets");
   return {cmd, [a] {
             std::string error;
             if (!claim_stdout({&a->o.json_path, &a->o.trace_out}, error)) return usage_error(error);

@@ -35,6 +35,13 @@ std::string seeds_text(const stress::CampaignSpec& s) {
 }
 }  // namespace
 
+SweepVerdict verdict_of(const stress::CampaignReport& r) noexcept {
+  return sweep_verdict(r.overall(), r.runs, r.stopped_by_signal);
+}
+SweepVerdict verdict_of(const sim::SimCampaignReport& r) noexcept {
+  return sweep_verdict(r.overall(), r.runs, r.stopped_by_signal);
+}
+
 std::string run_report_text(const stress::CampaignReport& r, bool with_dumps) {
   const auto& s = r.spec;
   std::string out = "run: scenario " + s.run.scenario + ", mutant " + s.run.mutant + ", " + seeds_text(s) + ", " +
@@ -53,7 +60,7 @@ std::string run_report_text(const stress::CampaignReport& r, bool with_dumps) {
              "retry it)\n";
     }
   }
-  out += std::string("verdict: ") + stress::to_string(r.overall()) + "\n";
+  out += std::string("verdict: ") + verdict_of(r).word + "\n";
   return out;
 }
 
@@ -91,7 +98,7 @@ std::string run_report_json(const stress::CampaignReport& r) {
       {"elapsed_s", r.elapsed_s},
       {"budget_exhausted", r.budget_exhausted},
       {"stopped_by", stop_json(r.stopped_by_signal)},
-      {"verdict", stress::to_string(r.overall())},
+      {"verdict", verdict_of(r).word},
       {"failures", failures},
   };
   return j.dump(2) + "\n";
@@ -323,7 +330,7 @@ std::string sim_report_json(const sim::SimCampaignReport& rep, const std::vector
       {"budget_exhausted", rep.budget_exhausted},
       {"stopped_by", stop_json(rep.stopped_by_signal)},
       {"dfs_exhausted", cfg.strategy == sim::StrategyKind::DFS ? nlohmann::json(rep.dfs_exhausted) : nlohmann::json()},
-      {"verdict", stress::to_string(rep.overall())},
+      {"verdict", verdict_of(rep).word},
       {"failures", failures},
   };
   return j.dump(2) + "\n";

@@ -5,11 +5,16 @@
 #include <string>
 #include <vector>
 
+#include "exit_codes.hpp"
 #include "wsstress/sim/engine.hpp"
 #include "wsstress/stress/campaign.hpp"
 #include "wsstress/stress/matrix.hpp"
 
 namespace wsstress::cli {
+
+// A sweep's verdict word and exit code (exit_codes.hpp), for text, JSON and exit alike.
+SweepVerdict verdict_of(const stress::CampaignReport& r) noexcept;
+SweepVerdict verdict_of(const sim::SimCampaignReport& r) noexcept;
 
 std::string run_report_text(const stress::CampaignReport& r, bool with_dumps);
 std::string run_report_json(const stress::CampaignReport& r);

@@ -32,7 +32,7 @@ ProgressBar* g_bar = nullptr;
 
 // The text report, or with --quiet its verdict line alone.
 void print_report(const stress::CampaignReport& report, bool quiet) {
-  const std::string text = quiet ? std::string("verdict: ") + stress::to_string(report.overall()) + "\n"
+  const std::string text = quiet ? std::string("verdict: ") + verdict_of(report).word + "\n"
                                  : run_report_text(report, true);
   std::fwrite(text.data(), 1, text.size(), text_out());
   std::fflush(text_out());
@@ -43,7 +43,7 @@ void print_report(const stress::CampaignReport& report, bool quiet) {
 [[noreturn]] void fatal_hook(const stress::CampaignReport& report) {
   if (g_bar) g_bar->finish();
   print_report(report, g_run_options->quiet);
-  int code = exit_code_for(report.overall());
+  int code = verdict_of(report).code;
   if (!g_run_options->json_path.empty()) code = write_report("--json", g_run_options->json_path, run_report_json(report), code);
   std::fflush(nullptr);
   std::_Exit(code);
@@ -64,45 +64,33 @@ int run_campaign_command(const RunOptions& o) {
   bar.finish();
   g_bar = nullptr;
   print_report(report, o.quiet);
-  const int code = sweep_exit_code(report.overall(), report.stopped_by_signal);
+  const int code = verdict_of(report).code;
   return o.json_path.empty() ? code : write_report("--json", o.json_path, run_report_json(report), code);
 }
 
 void add_options(CLI::App* cmd, RunOptions& o) {
   auto& rs = o.campaign.run;
-  o.scenario_opt = cmd->add_option("--scenario", rs.scenario, "what to run")
-                       ->check(CLI::IsMember(stress::scenario_names()))
-                       ->capture_default_str();
+  o.scenario_opt = add_scenario(cmd, rs.scenario);
   o.seeds.add_to(cmd);
-  cmd->add_option("--threads", rs.threads, "worker threads per pool")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{256}))
-      ->capture_default_str();
-  cmd->add_option("--pools", rs.pools, "pools a scenario may use")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{8}))
-      ->capture_default_str();
-  cmd->add_option("--iterations", rs.iterations, "programs per seed")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}))
-      ->capture_default_str();
-  cmd->add_option("--timeout", rs.timeout_s, "seconds without progress that make a hang")
-      ->check(finite_range(0.1, 86400.0))
-      ->capture_default_str();
+  add_run_shape(cmd, rs.threads, rs.pools, rs.iterations, 1000000);
+  add_hang_timeout(cmd, rs.timeout_s, 86400);
   cmd->add_option("--noise", rs.noise, "yields and short sleeps at race windows: 0 off .. 3 heavy")
-      ->check(CLI::Range(0, 3))
-      ->capture_default_str();
-  cmd->add_option("--mutant", rs.mutant, "put a historical bug back (see `wsstress mutants list`)")
-      ->check(CLI::IsMember(mutant_names()))
-      ->capture_default_str();
-  cmd->add_option("--json", o.json_path, "write the report as JSON (schema wsstress.run/1), atomically")
-      ->check(output_path());
-  cmd->add_option("--max-seconds", o.campaign.max_seconds, "stop the sweep after this long (0: no limit)")
-      ->check(finite_range(0.0, 1e9));
+      ->check(whole_range(0, 3));
+  add_mutant(cmd, rs.mutant);
+  add_json(cmd, o.json_path, "write the report as JSON (schema wsstress.run/1)");
+  add_max_seconds(cmd, o.campaign.max_seconds, "stop the sweep after this long (0: no limit)");
   cmd->add_option("--repeat", o.campaign.repeat,
                   "run each seed this many times (on real threads a seed fixes the program and the noise, "
                   "not the interleaving)")
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1000000}));
+      ->check(whole_range(1, 1000000));
   o.input_opt = cmd->add_option("--input", o.input_path, "a program file (a program_fuzzer input) for --scenario program");
   cmd->add_flag("--keep-going", o.keep_going, "keep sweeping after a failure (a hang still ends the run)");
-  cmd->add_flag("--quiet", o.quiet, "the verdict line only: no progress bar, no text report");
+  add_quiet(cmd, o.quiet, "the verdict line only: no progress bar, no text report");
+  cmd->footer(
+      "Examples:\n"
+      "  wsstress run --scenario inject -s 0..999           # 1000 seeds of the injector scenario\n"
+      "  wsstress run --mutant no_sleep_fence --max-seconds 30 -o report.json\n"
+      "  wsstress run --scenario cross --seed 42 --repeat 100   # retry one seed's program 100 times");
 }
 
 }  // namespace

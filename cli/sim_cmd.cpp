@@ -105,14 +105,14 @@ int sim_command(const SimOptions& o) {
   if (drawn) std::fprintf(stderr, "\n");
   std::string text = o.quiet ? "" : sim_report_header_text(rep);
   std::fwrite(text.data(), 1, text.size(), text_out());
-  const int code = sweep_exit_code(rep.overall(), rep.stopped_by_signal);
+  const int code = verdict_of(rep).code;
   std::vector<std::string> repro_paths;
   for (const auto& f : rep.failures) {
     text = o.quiet ? "" : sim_failure_text(f);
     std::fwrite(text.data(), 1, text.size(), text_out());
     repro_paths.push_back(write_failure(o, f));
   }
-  std::fprintf(text_out(), "verdict: %s\n", stress::to_string(rep.overall()));
+  std::fprintf(text_out(), "verdict: %s\n", verdict_of(rep).word);
   std::fflush(text_out());
   return o.json_path.empty() ? code : write_report("--json", o.json_path, sim_report_json(rep, repro_paths), code);
 }
@@ -184,40 +184,24 @@ int replay_command(const ReplayOptions& o) {
 void add_sim_options(CLI::App* cmd, SimOptions& o) {
   auto& ss = o.campaign.base.run;
   ss.iterations = 3;
-  o.scenario_opt = cmd->add_option("--scenario", ss.scenario, "what to run")
-                       ->check(CLI::IsMember(stress::scenario_names()))
-                       ->capture_default_str();
+  o.scenario_opt = add_scenario(cmd, ss.scenario);
   o.seeds.add_to(cmd);
   cmd->add_option("--strategy", o.strategy, "random walk, PCT, or depth-first search with a preemption bound")
-      ->check(CLI::IsMember({"random", "pct", "dfs"}))
-      ->capture_default_str();
+      ->check(CLI::IsMember({"random", "pct", "dfs"}));
   cmd->add_option("--memory", o.memory, "sequentially consistent, or x86-TSO store buffers")
-      ->check(CLI::IsMember({"sc", "tso"}))
-      ->capture_default_str();
-  cmd->add_option("--mutant", ss.mutant, "put a historical bug back")->check(CLI::IsMember(mutant_names()))->capture_default_str();
-  cmd->add_option("--threads", ss.threads, "worker threads per pool")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{64}))
-      ->capture_default_str();
-  cmd->add_option("--pools", ss.pools, "pools a scenario may use")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{8}))
-      ->capture_default_str();
-  cmd->add_option("--iterations", ss.iterations, "programs per seed")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{100000}))
-      ->capture_default_str();
+      ->check(CLI::IsMember({"sc", "tso"}));
+  add_mutant(cmd, ss.mutant);
+  add_run_shape(cmd, ss.threads, ss.pools, ss.iterations, 100000);
   auto& cfg = o.campaign.config;
-  cmd->add_option("--pct-depth", cfg.pct_depth, "PCT: bug depth d")->check(CLI::Range(1u, 64u))->capture_default_str();
+  cmd->add_option("--pct-depth", cfg.pct_depth, "PCT: bug depth d")->check(whole_range(1, 64));
   cmd->add_option("--preemption-bound", cfg.preemption_bound, "DFS: preemptions per schedule")
-      ->check(CLI::Range(0u, 64u))
-      ->capture_default_str();
+      ->check(whole_range(0, 64));
   cmd->add_option("--max-executions", o.campaign.max_executions, "DFS: schedules per seed at most")
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1000000000}))
-      ->capture_default_str();
+      ->check(whole_range(1, 1000000000));
   cmd->add_option("--step-budget", cfg.step_budget, "scheduling points before a livelock report")
-      ->check(CLI::Range(std::uint64_t{1000}, std::uint64_t{1000000000000}))
-      ->capture_default_str();
-  cmd->add_option("--max-seconds", o.campaign.base.max_seconds, "stop after this long (0: no limit)")
-      ->check(finite_range(0.0, 1e9));
-  cmd->add_option("--json", o.json_path, "write the report as JSON (schema wsstress.sim/1)")->check(output_path());
+      ->check(whole_range(1000, 1000000000000));
+  add_max_seconds(cmd, o.campaign.base.max_seconds, "stop after this long (0: no limit)");
+  add_json(cmd, o.json_path, "write the report as JSON (schema wsstress.sim/1)");
   cmd->add_option("--repro", o.repro_path, "where to write a failure's reproducer")->check(output_path());
   cmd->add_flag("--trace", o.trace, "print a failure's interleaving with source locations");
   cmd->add_option("--trace-out", o.trace_out, "write a failure's trace as Chrome trace-event JSON (Perfetto)")
@@ -225,7 +209,12 @@ void add_sim_options(CLI::App* cmd, SimOptions& o) {
   cmd->add_flag("--shrink", o.shrink, "minimise a failure's program and schedule before writing it");
   o.input_opt = cmd->add_option("--input", o.input_path, "a program file (a program_fuzzer input) for --scenario program");
   cmd->add_flag("--keep-going", o.keep_going, "keep sweeping after a failure");
-  cmd->add_flag("--quiet", o.quiet, "the verdict line only: no progress line, no text report");
+  add_quiet(cmd, o.quiet, "the verdict line only: no progress line, no text report");
+  cmd->footer(
+      "Examples:\n"
+      "  wsstress sim --scenario inject --mutant no_sleep_fence --strategy pct --memory tso -s 0..9999\n"
+      "  wsstress sim --scenario join --strategy dfs --preemption-bound 2 --seed 0\n"
+      "  wsstress sim --mutant latch_set_no_wake --repro f.repro --shrink   # then: wsstress replay f.repro");
 }
 
 // What CLI11 cannot check, and the texts turned into the campaign's settings.
@@ -264,6 +253,7 @@ Subcommand add_sim(CLI::App& parent) {
 Subcommand add_replay(CLI::App& parent) {
   auto o = std::make_shared<ReplayOptions>();
   CLI::App* cmd = parent.add_subcommand("replay", "replay a simulator reproducer exactly");
+  cmd->footer("Example:\n  wsstress replay f.repro --trace-out f.trace.json   # open it in https://ui.perfetto.dev");
   cmd->add_option("file", o->file, "the reproducer file")->required();
   cmd->add_flag("--trace", o->trace, "print the interleaving with source locations");
   cmd->add_option("--trace-out", o->trace_out, "write the trace as Chrome trace-event JSON (Perfetto)")

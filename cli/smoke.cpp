@@ -24,7 +24,7 @@ struct SmokeOptions {
   std::size_t threads = 0;
   int fib = 25;
   int rounds = 5;
-  int timeout_seconds = 60;
+  double timeout_seconds = 60;
 };
 
 std::uint64_t fib_seq(int n) { return n < 2 ? n : fib_seq(n - 1) + fib_seq(n - 2); }
@@ -184,12 +184,11 @@ Subcommand add_smoke(CLI::App& parent) {
   auto o = std::make_shared<SmokeOptions>();
   CLI::App* cmd = parent.add_subcommand("smoke", "quick end-to-end run of the pool: join, install, cross-pool, "
                                                  "broadcast, spawn, termination");
-  cmd->add_option("--threads", o->threads, "worker threads per pool (0: RAYON_NUM_THREADS or CPU count)")
-      ->check(CLI::Range(std::size_t{0}, std::size_t{65535}));
-  cmd->add_option("--fib", o->fib, "compute fib(N) with join")->check(CLI::Range(1, 40));
-  cmd->add_option("--rounds", o->rounds, "repeat each step this many times")->check(CLI::Range(1, 100000));
-  cmd->add_option("--timeout", o->timeout_seconds, "seconds before the watchdog declares a hang")
-      ->check(CLI::Range(1, 86400));
+  add_threads(cmd, o->threads, 0, "worker threads per pool (0: RAYON_NUM_THREADS or the CPU count)");
+  cmd->add_option("--fib", o->fib, "compute fib(N) with join")->check(whole_range(1, 40));
+  cmd->add_option("--rounds", o->rounds, "repeat each step this many times")->check(whole_range(1, 100000));
+  add_hang_timeout(cmd, o->timeout_seconds, 86400);
+  cmd->footer("Examples:\n  wsstress smoke\n  wsstress smoke -j 8 --fib 30 --rounds 100");
   return {cmd, [o] { return run_smoke(*o); }};
 }
 

@@ -37,7 +37,7 @@ grep -q "stopped by SIGTERM" "$dir/run.out" || fail "run's summary: $(cat "$dir/
 grep -q '"stopped_by": "SIGTERM"' "$dir/run.json" || fail "run's JSON lacks stopped_by"
 
 # mutants check, SIGTERM to the parent only: its running child stops too.
-"$ws" mutants check --engine sim-sc --budget 60 --only none --json "$dir/matrix.json" >"$dir/m.out" 2>&1 &
+"$ws" mutants check --engine sim-sc --max-seconds 60 --only none --json "$dir/matrix.json" >"$dir/m.out" 2>&1 &
 pid=$!
 sleep 2
 parent=$pid

@@ -43,7 +43,7 @@ std::string replay_command(const std::string& program, const RunSpec& s, std::ui
   std::string cmd = program + " run --scenario " + s.scenario + " --seed " + std::to_string(seed) +
                     " --threads " + std::to_string(s.threads) + " --pools " + std::to_string(s.pools) +
                     " --iterations " + std::to_string(s.iterations) + " --noise " + std::to_string(s.noise) +
-                    " --timeout " + timeout;
+                    " --hang-timeout " + timeout;
   if (s.mutant != "none") cmd += " --mutant " + s.mutant;
   if (!s.input.empty()) cmd += " --input " + (s.input_path.empty() ? std::string("<program file>") : s.input_path);
   return cmd;

@@ -46,14 +46,14 @@ std::vector<std::string> child_args(const MatrixSpec& spec, const MutantInfo& m,
   if (spec.engine == "relacy") {
     // Every model that targets the mutant, each with its own search; the
     // budget is each search's time limit.
-    std::vector<std::string> args = {spec.self, "relacy", "--mutant", m.name, "--time-limit", fmt(spec.budget_s),
+    std::vector<std::string> args = {spec.self, "relacy", "--mutant", m.name, "--max-seconds", fmt(spec.budget_s),
                                      "--json", json, "--quiet"};
     if (m.name == "none") args.erase(args.begin() + 2, args.begin() + 4);  // every model, clean
     return args;
   }
   if (spec.engine == "stress") {
     return {spec.self, "run", "--scenario", m.scenario, "--mutant", m.name, "--seeds", "0..1000000000",
-            "--max-seconds", fmt(spec.budget_s), "--timeout", fmt(spec.hang_timeout_s), "--threads",
+            "--max-seconds", fmt(spec.budget_s), "--hang-timeout", fmt(spec.hang_timeout_s), "--threads",
             std::to_string(spec.base.threads), "--pools", std::to_string(spec.base.pools), "--iterations",
             std::to_string(spec.base.iterations), "--noise", std::to_string(spec.base.noise), "--json", json,
             "--quiet"};
@@ -61,8 +61,8 @@ std::vector<std::string> child_args(const MatrixSpec& spec, const MutantInfo& m,
   if (spec.engine == "fuzz-program" || spec.engine == "fuzz-schedule") {
     // A fuzz target for the budget, from its seed corpus, with a fixed
     // libFuzzer seed so a row can be measured again.
-    return {spec.self, "fuzz", "--target", spec.engine.substr(5), "--mutant", m.name, "--time", fmt(spec.budget_s),
-            "--hang-timeout", fmt(spec.hang_timeout_s), "--seed", "1", "--out", dir + "/" + m.name + "-fuzz",
+    return {spec.self, "fuzz", "--target", spec.engine.substr(5), "--mutant", m.name, "--max-seconds", fmt(spec.budget_s),
+            "--hang-timeout", fmt(spec.hang_timeout_s), "--fuzzer-seed", "1", "--out", dir + "/" + m.name + "-fuzz",
             "--json", json, "--quiet"};
   }
   // sim-random: the simulator's uniform random walk (SC), the baseline the
@@ -181,7 +181,7 @@ void read_outcome(const MatrixSpec& spec, const MutantInfo& m, const ChildEnd& e
     row.seconds = f.value("at_seconds", row.seconds);
     if (spec.engine.rfind("fuzz-", 0) == 0) {
       row.runs = f.value("executions", row.runs);
-      row.replay = "wsstress fuzz --target " + spec.engine.substr(5) + " --mutant " + m.name + " --seed 1 --time " +
+      row.replay = "wsstress fuzz --target " + spec.engine.substr(5) + " --mutant " + m.name + " --fuzzer-seed 1 --max-seconds " +
                    fmt(spec.budget_s) + " (reproducer not kept)";
     }
   } else if (WIFEXITED(end.status) && WEXITSTATUS(end.status) == 0) {

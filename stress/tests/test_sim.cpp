@@ -252,7 +252,7 @@ TEST(Detection, ScopeLatchWithoutKeepAliveIsAUseAfterFree) {
   c.strategy = StrategyKind::PCT;
   sim::SimResult r = sim::find_sim_runner("scope_latch_no_keepalive")(cross_scope_spec("scope_latch_no_keepalive"), c);
   ASSERT_EQ(r.verdict.kind, stress::VerdictKind::Bug) << r.verdict.message;
-  EXPECT_NE(r.verdict.message.find("use after free: unlock on a destroyed pool object"), std::string::npos)
+  EXPECT_NE(r.verdict.message.find("use after free: lock on a destroyed pool object"), std::string::npos)
       << r.verdict.message;
   // The setter's last pool operation: the CoreLatch swap that let the owner go.
   EXPECT_NE(r.verdict.message.find("pool/latch.hpp"), std::string::npos) << r.verdict.message;
@@ -339,6 +339,24 @@ TEST(Repro, TruncatedEditedOrMalformedFilesAreRefused) {
     EXPECT_NE(error.find("trace-hash"), std::string::npos) << error;
   }
   EXPECT_TRUE(sim::read_repro(old_format + "trace-hash 00000000000000ff\n", error)) << error;
+  // A field given twice is refused by name, not read as whichever came last.
+  EXPECT_FALSE(sim::read_repro(old_format + "seed 2\n", error));
+  EXPECT_NE(error.find("the field 'seed' twice"), std::string::npos) << error;
+}
+
+// A reproducer with CRLF line ends (a Windows editor, git's autocrlf) reads
+// as the LF file its checksum was taken over.
+TEST(Repro, CrlfLineEndsReadAsLf) {
+  sim::Repro repro{small("join"), SimConfig{}, "hang", "lost wake-up", 0x0123456789abcdefull};
+  repro.config.forced = {0, 4, 4, 0};
+  const std::string good = sim::write_repro(repro);
+  std::string crlf;
+  for (char c : good) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  std::string error;
+  auto back = sim::read_repro(crlf, error);
+  ASSERT_TRUE(back.has_value()) << error;
+  EXPECT_EQ(back->config.forced, repro.config.forced);
+  EXPECT_EQ(back->trace_hash, repro.trace_hash);
 }
 
 TEST(Repro, AScheduleThatDoesNotFitSaysWhere) {

@@ -69,7 +69,7 @@ TEST(FailureKind, EachEnginesVerdictHasItsKind) {
   EXPECT_EQ(classify_failure("DATA RACE", ""), FailureKind::DataRace);
   EXPECT_EQ(classify_failure("USER ASSERT FAILED", ""), FailureKind::Assertion);
   EXPECT_EQ(classify_failure("ACCESS TO FREED MEMORY", ""), FailureKind::UseAfterFree);
-  EXPECT_EQ(classify_failure("bug", "use after free: unlock on a destroyed pool object at x:1"),
+  EXPECT_EQ(classify_failure("bug", "use after free: lock on a destroyed pool object at x:1"),
             FailureKind::UseAfterFree);
   EXPECT_EQ(classify_failure("bug", "pool invariant violated at counters.hpp:90: jec parity"), FailureKind::Assertion);
   EXPECT_EQ(classify_failure("bug", "join returned 3, expected 4"), FailureKind::WrongResult);
@@ -151,7 +151,7 @@ TEST(Campaign, ReplayCommandCarriesEveryKnob) {
   s.mutant = "cross_is_cold";
   s.timeout_s = 1.5;
   EXPECT_EQ(replay_command("wsstress", s, 42),
-            "wsstress run --scenario cross --seed 42 --threads 2 --pools 2 --iterations 8 --noise 2 --timeout 1.5 "
+            "wsstress run --scenario cross --seed 42 --threads 2 --pools 2 --iterations 8 --noise 2 --hang-timeout 1.5 "
             "--mutant cross_is_cold");
 }
 

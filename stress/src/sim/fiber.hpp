@@ -39,7 +39,7 @@ struct Fiber {
   SrcLoc pool_loc{"", 0};
   Op last_op = Op::Start;
   stress::WorkerSlot* slot = nullptr;
-  // ASan's view of the fiber's stack (asan_fibers.hpp).
+  // ASan's view of the fiber's stack (wsstress/sim/asan.hpp).
   const void* stack_bottom = nullptr;
   std::size_t stack_size = 0;
   void* fake_stack = nullptr;

@@ -70,7 +70,12 @@ bool read_fields(const std::string& text, Fields& fields, std::string& error) {
     consumed += line.size() + 1;
     if (line.empty()) continue;
     const auto sp = line.find(' ');
-    fields[line.substr(0, sp)] = sp == std::string::npos ? "" : line.substr(sp + 1);
+    const std::string key = line.substr(0, sp);
+    if (fields.count(key)) {
+      error = "reproducer has the field '" + key + "' twice";
+      return false;
+    }
+    fields[key] = sp == std::string::npos ? "" : line.substr(sp + 1);
   }
   if (fields.count("decisions")) {
     error = "reproducer has no end line (truncated?)";
@@ -208,7 +213,22 @@ std::string write_repro(const Repro& r) {
   return body + "end " + hex64(fnv1a(body)) + "\n";
 }
 
-std::optional<Repro> read_repro(const std::string& text, std::string& error) {
+namespace {
+// A reproducer that went through a Windows editor or git's autocrlf has CRLF
+// line ends; its checksum was taken over LF ends, so it is read as LF.
+std::string without_crlf(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n') continue;
+    out += text[i];
+  }
+  return out;
+}
+}  // namespace
+
+std::optional<Repro> read_repro(const std::string& raw, std::string& error) {
+  const std::string text = without_crlf(raw);
   Fields fields;
   Repro r;
   if (!read_fields(text, fields, error) || !read_run(fields, r, error) || !read_decisions(fields, r, error)) {

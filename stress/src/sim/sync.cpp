@@ -7,16 +7,27 @@
 
 namespace wsstress::sim {
 
+// A mutex may be freed while the fiber that uses it is off the processor (at
+// its scheduling point, or blocked on it): check before touching it again.
+void Scheduler::still_alive(const SimMutex* m, Op op, SrcLoc loc) {
+  if (!m->live.alive()) use_after_free(op, m, loc);
+}
+
 void Scheduler::mutex_lock(SimMutex* m, SrcLoc loc) {
   point(Op::Lock, m, loc);
+  still_alive(m, Op::Lock, loc);
   if (tso()) drain();
-  while (m->owner != 0) block(FiberState::BlockedMutex, m);
+  while (m->owner != 0) {
+    block(FiberState::BlockedMutex, m);
+    still_alive(m, Op::Lock, loc);
+  }
   m->owner = current_->id + 1;
 }
 
 bool Scheduler::mutex_try_lock(SimMutex* m, SrcLoc loc) {
   if (current_ == nullptr) return m->owner == 0;  // a state dump: never block
   point(Op::Lock, m, loc);
+  still_alive(m, Op::Lock, loc);
   if (tso()) drain();
   if (m->owner != 0) return false;
   m->owner = current_->id + 1;
@@ -29,6 +40,7 @@ void Scheduler::mutex_unlock(SimMutex* m, SrcLoc loc) {
     return;
   }
   point(Op::Unlock, m, loc);
+  still_alive(m, Op::Unlock, loc);
   if (tso()) drain();
   m->owner = 0;
   wake_all(FiberState::BlockedMutex, m);
@@ -36,12 +48,17 @@ void Scheduler::mutex_unlock(SimMutex* m, SrcLoc loc) {
 
 void Scheduler::cond_wait(SimCondVar* cv, SimMutex* m, SrcLoc loc) {
   point(Op::Wait, cv, loc);
+  still_alive(m, Op::Wait, loc);
   if (tso()) drain();
   m->owner = 0;
   wake_all(FiberState::BlockedMutex, m);
   current_->wait_seq = ++wait_counter_;
   block(FiberState::BlockedCond, cv);
-  while (m->owner != 0) block(FiberState::BlockedMutex, m);
+  still_alive(m, Op::Wait, loc);
+  while (m->owner != 0) {
+    block(FiberState::BlockedMutex, m);
+    still_alive(m, Op::Wait, loc);
+  }
   m->owner = current_->id + 1;
 }
 

@@ -18,12 +18,15 @@
 //
 // Use after free: every SimAtomic, SimMutex and SimCondVar carries a liveness
 // stamp that its destructor clears, and each operation checks it before it
-// schedules, so a pool that touches its own objects after freeing them (a
+// schedules and again when its fiber gets the processor back (the object may
+// have been freed meanwhile), so a pool that touches its own objects after freeing them (a
 // setter notifying a registry its waiter has already freed) fails the run
 // with the operation and the pool's source line, as RelacyPlatform's stamps
 // do in Relacy. The check reads freed memory: it sees the cleared stamp unless
 // the allocator has handed that memory to a new object of the same kind in
-// the meantime, which would hide the error (never report a false one).
+// the meantime, which would hide the error (never report a false one). Under
+// ASan the check asks first whether the stamp's memory is freed, so the
+// simulator's verdict (with its trace and reproducer) comes before ASan's.
 #pragma once
 
 #include <atomic>
@@ -41,6 +44,7 @@
 
 #include "wsstress/pool/platform/concept.hpp"
 #include "wsstress/pool/trace.hpp"
+#include "wsstress/sim/asan.hpp"
 #include "wsstress/stress/scenario.hpp"
 
 namespace wsstress::sim {
@@ -147,7 +151,7 @@ class SimLiveness {
   SimLiveness(const SimLiveness&) = delete;
   SimLiveness& operator=(const SimLiveness&) = delete;
   ~SimLiveness() { stamp_ = 0; }
-  bool alive() const noexcept { return stamp_ == kAlive; }
+  bool alive() const noexcept { return !asan::is_poisoned(&stamp_) && stamp_ == kAlive; }
   void check(Op op, const void* owner, SrcLoc loc) const noexcept {
     if (!alive()) detail::use_after_free(op, owner, loc);
   }
@@ -170,15 +174,13 @@ class SimAtomic {
   SimAtomic& operator=(const SimAtomic&) = delete;
 
   T load(std::memory_order, SrcLoc loc = SrcLoc::here()) const noexcept {
-    live_.check(Op::Load, this, loc);
-    detail::point(Op::Load, this, loc);
+    enter(Op::Load, loc);
     std::uint64_t bits;
     if (detail::tso() && detail::buffered_load(this, bits)) return from_bits(bits);
     return value_;
   }
   void store(T v, std::memory_order order, SrcLoc loc = SrcLoc::here()) noexcept {
-    live_.check(Op::Store, this, loc);
-    detail::point(Op::Store, this, loc);
+    enter(Op::Store, loc);
     if (detail::tso() && order != std::memory_order_seq_cst) {
       detail::buffer_store(const_cast<SimAtomic*>(this), to_bits(v), &apply);
     } else {
@@ -220,9 +222,15 @@ class SimAtomic {
   }
 
  private:
+  // A scheduling point between two liveness checks: another fiber may free
+  // this atomic while its caller is off the processor.
+  void enter(Op op, SrcLoc loc) const noexcept {
+    live_.check(op, this, loc);
+    detail::point(op, this, loc);
+    live_.check(op, this, loc);
+  }
   void rmw(SrcLoc loc) const noexcept {
-    live_.check(Op::Rmw, this, loc);
-    detail::point(Op::Rmw, this, loc);
+    enter(Op::Rmw, loc);
     if (detail::tso()) detail::drain();  // a locked instruction drains the buffer
   }
   static std::uint64_t to_bits(T v) noexcept {

@@ -1,5 +1,7 @@
-// AddressSanitizer's fiber annotations, in one place: without them ASan takes
-// a switch to a fiber's stack for a stack overflow and reports false errors.
+// What the simulator asks of AddressSanitizer, in one place: the fiber
+// annotations (without them ASan takes a switch to a fiber's stack for a stack
+// overflow and reports false errors), unpoisoning a reused fiber stack, and
+// whether memory is freed (so a liveness check reads no freed memory itself).
 // Every function is a no-op in a build without ASan.
 #pragma once
 
@@ -40,6 +42,26 @@ inline void finish_switch(void* fake_stack, const void** bottom_old, std::size_t
   __sanitizer_finish_switch_fiber(fake_stack, bottom_old, size_old);
 #else
   (void)fake_stack, (void)bottom_old, (void)size_old;
+#endif
+}
+
+// True if `p` lies in memory ASan knows is not addressable (freed, in its
+// quarantine): the object there is gone, and reading it would be the report.
+inline bool is_poisoned(const volatile void* p) noexcept {
+#if WSSTRESS_ASAN
+  return __asan_address_is_poisoned(const_cast<const void*>(p)) != 0;
+#else
+  (void)p;
+  return false;
+#endif
+}
+
+// Marks [begin, begin + size) addressable again (a reused fiber stack).
+inline void unpoison(void* begin, std::size_t size) noexcept {
+#if WSSTRESS_ASAN
+  __asan_unpoison_memory_region(begin, size);
+#else
+  (void)begin, (void)size;
 #endif
 }
 
