@@ -1,43 +1,39 @@
-// The progress line of a sweep: redrawn in place on a terminal (stderr), with
-// rate and ETA; nothing at all when stderr is not a terminal or --quiet.
+// The progress of a sweep, on stderr, for `run` and `sim` alike. On a
+// terminal one line redrawn in place (cut to the terminal's width, so it never
+// scrolls), with rate and an ETA that knows --max-seconds; at the end it is
+// redrawn once without the ETA. Off a terminal (a CI log) a line when the sweep
+// starts and a status line every WSSTRESS_STATUS_EVERY seconds (default 10),
+// so a job killed by its runner still leaves a log. Nothing with --quiet.
 #pragma once
 
-#include <unistd.h>
-
 #include <cstdint>
-#include <cstdio>
 #include <string>
 
 namespace wsstress::cli {
 
 class ProgressBar {
  public:
-  explicit ProgressBar(bool enabled) : enabled_(enabled && isatty(2)) {}
+  // `what`: the sweep, e.g. "run: scenario join" (the first line off a terminal).
+  ProgressBar(bool enabled, double max_seconds, std::string what);
   ~ProgressBar() { finish(); }
   ProgressBar(const ProgressBar&) = delete;
   ProgressBar& operator=(const ProgressBar&) = delete;
 
-  void update(std::uint64_t done, std::uint64_t total, double elapsed) {
-    if (!enabled_) return;
-    const double rate = elapsed > 0 ? done / elapsed : 0;
-    const double eta = rate > 0 && total > done ? (total - done) / rate : 0;
-    const int width = 30;
-    const int filled = total > 0 ? static_cast<int>(width * static_cast<double>(done) / total) : 0;
-    std::string bar(filled, '#');
-    bar.resize(width, '.');
-    std::fprintf(stderr, "\r[%s] %llu/%llu seeds  %.1f/s  ETA %s   ", bar.c_str(),
-                 static_cast<unsigned long long>(done), static_cast<unsigned long long>(total), rate,
-                 total > 1000000 ? "-" : (std::to_string(static_cast<long long>(eta)) + "s").c_str());
-    drawn_ = true;
-  }
-  void finish() {
-    if (drawn_) std::fprintf(stderr, "\n");
-    drawn_ = false;
-  }
+  void update(std::uint64_t done, std::uint64_t total, double elapsed);
+  // The last line, without an ETA (idempotent).
+  void finish();
 
  private:
+  std::string line(std::uint64_t done, std::uint64_t total, double elapsed, bool final) const;
+
   bool enabled_;
+  bool tty_;
+  double max_seconds_;
+  double every_ = 10;       // off a terminal: seconds between status lines
+  double last_status_ = 0;  // off a terminal: when the last one was written
   bool drawn_ = false;
+  std::uint64_t done_ = 0, total_ = 0;
+  double elapsed_ = 0;
 };
 
 }  // namespace wsstress::cli

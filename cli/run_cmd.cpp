@@ -50,7 +50,10 @@ void print_report(const stress::CampaignReport& report, bool quiet) {
 }
 
 int run_campaign_command(const RunOptions& o) {
-  ProgressBar bar(!o.quiet);
+  const auto& c = o.campaign;
+  ProgressBar bar(!o.quiet, c.max_seconds,
+                  "run: scenario " + c.run.scenario + ", mutant " + c.run.mutant + ", " +
+                      std::to_string(stress::seeds_in_shard(c.seeds, c.shard)) + " seeds");
   g_run_options = &o;
   g_bar = &bar;
   stress::CampaignHooks hooks;

@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "output.hpp"
+#include "progress.hpp"
 #include "report.hpp"
 #include "trace.hpp"
 #include "wsstress/stress/catalog.hpp"
@@ -88,21 +89,17 @@ std::string write_failure(const SimOptions& o, const sim::SimFailure& f) {
 }
 
 int sim_command(const SimOptions& o) {
-  const bool tty = !o.quiet && isatty(2);
-  bool drawn = false;
-  auto progress = [&](std::uint64_t done, std::uint64_t total, double elapsed) {
-    if (!tty) return;
-    const double rate = elapsed > 0 ? done / elapsed : 0;
-    std::fprintf(stderr, "\r%llu/%llu seeds  %.1f/s   ", static_cast<unsigned long long>(done),
-                 static_cast<unsigned long long>(total), rate);
-    drawn = true;
-  };
+  const auto& b = o.campaign.base;
+  ProgressBar bar(!o.quiet, b.max_seconds,
+                  "sim: scenario " + b.run.scenario + ", mutant " + b.run.mutant + ", " +
+                      std::to_string(stress::seeds_in_shard(b.seeds, b.shard)) + " seeds");
+  auto progress = [&bar](std::uint64_t done, std::uint64_t total, double elapsed) { bar.update(done, total, elapsed); };
   sim::SimCampaignReport rep;
   {
     const stress::StopSignals stop;
     rep = sim::run_sim_campaign(o.campaign, progress);
   }
-  if (drawn) std::fprintf(stderr, "\n");
+  bar.finish();
   std::string text = o.quiet ? "" : sim_report_header_text(rep);
   std::fwrite(text.data(), 1, text.size(), text_out());
   const int code = verdict_of(rep).code;
