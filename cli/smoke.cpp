@@ -4,6 +4,7 @@
 // blocks forever.
 #include "commands.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -166,7 +167,13 @@ int run_smoke(const SmokeOptions& o) {
     std::printf("smoke: spawn     %d jobs, pool dropped, %zu workers exited in %.1f ms\n", 100 * o.rounds,
                 n_threads, ms_since(t0));
   } catch (const ThreadPoolBuildError& e) {
-    std::fprintf(stderr, "wsstress: smoke: cannot build a pool: %s\n", e.what());
+    // Name the count: a thread limit (ulimit -u, a container's pids.max) is the usual cause.
+    const std::size_t wanted = std::min(ThreadPoolBuilder().num_threads(o.threads).get_num_threads(),
+                                        pool::max_num_threads());
+    std::fprintf(stderr, "wsstress: smoke: cannot build a pool of %zu threads: %s%s\n", wanted, e.what(),
+                 e.code() == std::errc::resource_unavailable_try_again
+                     ? " (a limit on threads: see ulimit -u, /proc/sys/kernel/threads-max, a container's pids.max)"
+                     : "");
     return kInternal;
   }
 

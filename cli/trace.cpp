@@ -4,6 +4,8 @@
 
 #include <cstdio>
 #include <map>
+#include <set>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 #include "wsstress/pool/trace.hpp"
@@ -55,7 +57,9 @@ std::string trace_perfetto(const sim::SimResult& r) {
   std::map<std::uint32_t, std::uint64_t> last_step;
   std::map<std::uint32_t, sim::Op> last_op;
   std::uint64_t flow_id = 1;
-  std::map<std::uint32_t, std::uint64_t> pending_flow;  // woken fiber -> flow id
+  // Woken fiber -> the flows (wake arrows) waiting for its next run: a fiber
+  // can be woken twice before it runs (a notify, then the mutex's release).
+  std::map<std::uint32_t, std::vector<std::uint64_t>> pending_flow;
   for (const sim::TracePoint& p : r.trace) {
     const double ts = static_cast<double>(p.step);
     if (p.op == sim::Op::Event) {
@@ -67,7 +71,7 @@ std::string trace_perfetto(const sim::SimResult& r) {
     if (p.op == sim::Op::Wake) {
       const std::uint64_t id = flow_id++;
       events.push_back({{"name", "wake"}, {"ph", "s"}, {"cat", "wake"}, {"id", id}, {"pid", 1}, {"tid", p.fiber}, {"ts", ts}});
-      pending_flow[static_cast<std::uint32_t>(p.detail)] = id;
+      pending_flow[static_cast<std::uint32_t>(p.detail)].push_back(id);
       continue;
     }
     auto lo = last_op.find(p.fiber);
@@ -80,14 +84,24 @@ std::string trace_perfetto(const sim::SimResult& r) {
     events.push_back({{"name", std::string(sim::to_string(p.op)) + " " + short_file(p.file) + ":" + std::to_string(p.line)},
                       {"ph", "X"}, {"pid", 1}, {"tid", p.fiber}, {"ts", ts}, {"dur", 1.0}, {"cat", "run"}});
     if (auto f = pending_flow.find(p.fiber); f != pending_flow.end()) {
-      events.push_back({{"name", "wake"}, {"ph", "f"}, {"bp", "e"}, {"cat", "wake"}, {"id", f->second}, {"pid", 1},
-                        {"tid", p.fiber}, {"ts", ts}});
+      for (std::uint64_t id : f->second) {
+        events.push_back({{"name", "wake"}, {"ph", "f"}, {"bp", "e"}, {"cat", "wake"}, {"id", id}, {"pid", 1},
+                          {"tid", p.fiber}, {"ts", ts}});
+      }
       pending_flow.erase(f);
     }
     last_step[p.fiber] = p.step;
     last_op[p.fiber] = p.op;
   }
-  return json{{"traceEvents", events}, {"displayTimeUnit", "ns"}}.dump() + "\n";
+  // A wake whose fiber never ran again (the run ended first) has no arrow
+  // head; an arrow that starts and ends nowhere would only confuse.
+  std::set<std::uint64_t> unended;
+  for (const auto& [fiber, ids] : pending_flow) unended.insert(ids.begin(), ids.end());
+  json kept = json::array();
+  for (json& e : events) {
+    if (!(e["ph"] == "s" && unended.count(e["id"].get<std::uint64_t>()))) kept.push_back(std::move(e));
+  }
+  return json{{"traceEvents", kept}, {"displayTimeUnit", "ns"}}.dump() + "\n";
 }
 
 }  // namespace wsstress::cli
