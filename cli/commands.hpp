@@ -18,5 +18,7 @@ Subcommand add_replay(CLI::App& parent);
 Subcommand add_fuzz(CLI::App& parent, const std::string& self);
 Subcommand add_relacy(CLI::App& parent);
 Subcommand add_mutants(CLI::App& parent, const std::string& self);
+// Hidden: completions and man page sections from the parser (generate.cpp).
+Subcommand add_generate(CLI::App& app);
 
 }  // namespace wsstress::cli

@@ -56,7 +56,7 @@ std::optional<std::string> unknown_subcommand(CLI::App& app, const std::vector<s
     std::string names;
     for (CLI::App* s : subs) {
       if (s->check_name(args[i])) next = s;
-      names += (names.empty() ? "" : ", ") + s->get_name();
+      if (!s->get_group().empty()) names += (names.empty() ? "" : ", ") + s->get_name();  // not the hidden ones
     }
     if (next == nullptr) {
       const std::string of = level == &app ? "" : " of '" + level->get_name() + "'";

@@ -1,0 +1,24 @@
+#!/bin/bash
+# Issue #17 point 15: the generated bash completion completes subcommands,
+# nested subcommands, options and option values; the zsh one parses; the man
+# page has a section per subcommand. Usage: completions.sh BUILD_CLI_DIR
+dir=$1
+fail() { echo "FAIL: $*"; exit 1; }
+# shellcheck source=/dev/null
+source "$dir/wsstress.bash" || fail "the bash completion does not load"
+complete_words() {  # the words typed so far; the last is being completed
+  COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=()
+  _wsstress
+  echo "${COMPREPLY[*]}"
+}
+[ "$(complete_words wsstress mu)" = "mutants" ] || fail "subcommand: $(complete_words wsstress mu)"
+[ "$(complete_words wsstress mutants ch)" = "check" ] || fail "nested: $(complete_words wsstress mutants ch)"
+[ "$(complete_words wsstress run --scen)" = "--scenario" ] || fail "option: $(complete_words wsstress run --scen)"
+[ "$(complete_words wsstress sim --strategy p)" = "pct" ] || fail "value: $(complete_words wsstress sim --strategy p)"
+case " $(complete_words wsstress mutants check --)" in *" --max-seconds "*) ;; *) fail "check's options";; esac
+case " $(complete_words wsstress run --mutant no_sl)" in *"no_sleep_fence"*) ;; *) fail "mutant names";; esac
+zsh -n "$dir/_wsstress" || fail "the zsh completion does not parse"
+for s in smoke run sim replay fuzz relacy "mutants list" "mutants check" help; do
+  grep -q "^\.SS \"wsstress $s\"" "$dir/wsstress.1" || fail "the man page has no section for '$s'"
+done
+echo "ok: bash completes subcommands, options and values; zsh parses; the man page has every subcommand"
