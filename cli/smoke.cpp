@@ -94,35 +94,33 @@ void warn_about_environment() {
 }
 
 
-int run_smoke(const SmokeOptions& o) {
-  warn_about_environment();
-  Watchdog watchdog(o.timeout_seconds);
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+// One smoke run: each step a method, each check counted and named on stderr.
+struct Smoke {
+  const SmokeOptions& o;
+  Watchdog& watchdog;
   int failures = 0;
-  auto check = [&](bool ok, const char* what) {
-    if (!ok) {
-      ++failures;
-      std::fprintf(stderr, "wsstress: smoke: FAILED: %s\n", what);
-    }
-  };
-  using clock = std::chrono::steady_clock;
-  auto ms_since = [](clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(clock::now() - t0).count();
-  };
 
-  try {
-    watchdog.step("build pools");
-    ThreadPool a(ThreadPoolBuilder().num_threads(o.threads));
-    ThreadPool b(ThreadPoolBuilder().num_threads(o.threads));
-    std::printf("smoke: pools of %zu threads\n", a.current_num_threads());
+  void check(bool ok, const char* what) {
+    if (ok) return;
+    ++failures;
+    std::fprintf(stderr, "wsstress: smoke: FAILED: %s\n", what);
+  }
 
+  void join(ThreadPool& a) {
     const std::uint64_t expected = fib_seq(o.fib);
-    auto t0 = clock::now();
+    const auto t0 = Clock::now();
     watchdog.step("join: fib");
     for (int r = 0; r < o.rounds; ++r) check(a.install([&] { return fib_join(o.fib); }) == expected, "fib via join");
-    std::printf("smoke: join      fib(%d) = %llu x%d in %.1f ms\n", o.fib,
-                static_cast<unsigned long long>(expected), o.rounds, ms_since(t0));
+    std::printf("smoke: join      fib(%d) = %llu x%d in %.1f ms\n", o.fib, static_cast<unsigned long long>(expected),
+                o.rounds, ms_since(t0));
+  }
 
-    t0 = clock::now();
+  void install(ThreadPool& a) {
+    const auto t0 = Clock::now();
     watchdog.step("install from outside threads");
     std::atomic<long> sum{0};
     {
@@ -136,13 +134,17 @@ int run_smoke(const SmokeOptions& o) {
     }
     check(sum.load() == 6L * o.rounds * 25, "installs from outside threads");
     std::printf("smoke: install   %d calls from 4 outside threads in %.1f ms\n", 4 * o.rounds * 25, ms_since(t0));
+  }
 
-    t0 = clock::now();
+  void cross(ThreadPool& a, ThreadPool& b) {
+    const auto t0 = Clock::now();
     watchdog.step("cross-pool install chain");
     for (int r = 0; r < o.rounds; ++r) check(a.install([&] { return ping(a, b, 8); }) == 8, "A->B->A chain");
     std::printf("smoke: cross     A->B->A chains of depth 8 x%d in %.1f ms\n", o.rounds, ms_since(t0));
+  }
 
-    t0 = clock::now();
+  void broadcast(ThreadPool& a) {
+    const auto t0 = Clock::now();
     watchdog.step("broadcast");
     for (int r = 0; r < o.rounds; ++r) {
       auto idx = a.broadcast([](BroadcastContext ctx) { return ctx.index(); });
@@ -151,8 +153,11 @@ int run_smoke(const SmokeOptions& o) {
       check(ok, "broadcast reached every worker once");
     }
     std::printf("smoke: broadcast x%d in %.1f ms\n", o.rounds, ms_since(t0));
+  }
 
-    t0 = clock::now();
+  // Spawned jobs all run before a dropped pool's workers exit.
+  void spawn_and_drop() {
+    const auto t0 = Clock::now();
     watchdog.step("spawn and drop");
     auto ran = std::make_shared<std::atomic<int>>(0);
     auto exited = std::make_shared<std::atomic<std::size_t>>(0);
@@ -164,8 +169,25 @@ int run_smoke(const SmokeOptions& o) {
     }
     while (exited->load() < n_threads) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     check(ran->load() == 100 * o.rounds, "every spawned job ran before the pool stopped");
-    std::printf("smoke: spawn     %d jobs, pool dropped, %zu workers exited in %.1f ms\n", 100 * o.rounds,
-                n_threads, ms_since(t0));
+    std::printf("smoke: spawn     %d jobs, pool dropped, %zu workers exited in %.1f ms\n", 100 * o.rounds, n_threads,
+                ms_since(t0));
+  }
+};
+
+int run_smoke(const SmokeOptions& o) {
+  warn_about_environment();
+  Watchdog watchdog(o.timeout_seconds);
+  Smoke smoke{o, watchdog};
+  try {
+    watchdog.step("build pools");
+    ThreadPool a(ThreadPoolBuilder().num_threads(o.threads));
+    ThreadPool b(ThreadPoolBuilder().num_threads(o.threads));
+    std::printf("smoke: pools of %zu threads\n", a.current_num_threads());
+    smoke.join(a);
+    smoke.install(a);
+    smoke.cross(a, b);
+    smoke.broadcast(a);
+    smoke.spawn_and_drop();
   } catch (const ThreadPoolBuildError& e) {
     // Name the count: a thread limit (ulimit -u, a container's pids.max) is the usual cause.
     const std::size_t wanted = std::min(ThreadPoolBuilder().num_threads(o.threads).get_num_threads(),
@@ -176,9 +198,8 @@ int run_smoke(const SmokeOptions& o) {
                      : "");
     return kInternal;
   }
-
-  if (failures > 0) {
-    std::printf("smoke: %d check(s) FAILED\n", failures);
+  if (smoke.failures > 0) {
+    std::printf("smoke: %d check(s) FAILED\n", smoke.failures);
     return kFailed;
   }
   std::printf("smoke: ok\n");

@@ -18,8 +18,8 @@ cmake -S "$src" -B "$build" -G Ninja \
   -DCMAKE_CXX_FLAGS="${CXXFLAGS:-}" -DCMAKE_EXE_LINKER_FLAGS="${CXXFLAGS:-}" \
   -DBUILD_TESTING=OFF -DWSSTRESS_RELACY=OFF -DWSSTRESS_FUZZ_TARGETS_ONLY=ON \
   -DWSSTRESS_FUZZ_ENGINE="$LIB_FUZZING_ENGINE"
-cmake --build "$build" --target program_fuzzer schedule_fuzzer
-for t in program schedule; do
+cmake --build "$build" --target program_fuzzer schedule_fuzzer parser_fuzzer
+for t in program schedule parser; do
   cp "$build/fuzz/${t}_fuzzer" "$OUT/"
   cp "$src/fuzz/$t.dict" "$OUT/${t}_fuzzer.dict"
   (cd "$src/fuzz/corpus/$t" && zip -q -j "$OUT/${t}_fuzzer_seed_corpus.zip" ./*)
@@ -27,3 +27,4 @@ done
 # Inputs past these sizes decode to nothing more (program: 48 nodes).
 printf '[libfuzzer]\nmax_len = 256\ntimeout = 60\n' > "$OUT/program_fuzzer.options"
 printf '[libfuzzer]\nmax_len = 4096\ntimeout = 60\n' > "$OUT/schedule_fuzzer.options"
+printf '[libfuzzer]\nmax_len = 16384\ntimeout = 60\n' > "$OUT/parser_fuzzer.options"

@@ -344,6 +344,20 @@ TEST(Repro, TruncatedEditedOrMalformedFilesAreRefused) {
   EXPECT_NE(error.find("the field 'seed' twice"), std::string::npos) << error;
 }
 
+// A failure message with line breaks (an exception's what()) stays on its
+// line: written with spaces, so the file reads back and writes back the same
+// (parser_fuzzer found a carriage return that broke the checksum).
+TEST(Repro, ControlCharactersInTheMessageBecomeSpaces) {
+  sim::Repro repro{small("join"), SimConfig{}, "bug", "first line\nsecond\rthird", 0x1ull};
+  repro.config.forced = {0, 4};
+  const std::string text = sim::write_repro(repro);
+  std::string error;
+  auto back = sim::read_repro(text, error);
+  ASSERT_TRUE(back.has_value()) << error;
+  EXPECT_EQ(back->message, "first line second third");
+  EXPECT_EQ(sim::write_repro(*back), text);
+}
+
 // A reproducer with CRLF line ends (a Windows editor, git's autocrlf) reads
 // as the LF file its checksum was taken over.
 TEST(Repro, CrlfLineEndsReadAsLf) {

@@ -99,49 +99,54 @@ std::size_t count_preemptions(SimRunFn run, const Repro& r) {
   return n;
 }
 
-ShrinkReport shrink(const Repro& failing) {
-  ShrinkReport rep;
-  rep.before = failing;
-  SimRunFn run = find_sim_runner(failing.spec.mutant);
-  const stress::VerdictKind want =
-      failing.verdict == "hang" ? stress::VerdictKind::Hang : stress::VerdictKind::Bug;
+namespace {
 
-  // A candidate is kept if it fails the same way; its executed schedule (and
-  // decision alternatives, under DFS continuation) become the new state.
-  Repro cur = failing;
+// The state of one shrink: the failure it must keep, the smallest reproducer
+// so far and its run. A candidate is kept if it fails the same way; its
+// executed schedule (and decision alternatives, under DFS continuation)
+// become the new state.
+struct Shrinker {
+  SimRunFn run;
+  stress::VerdictKind want;
+  ShrinkReport& rep;
+  Repro cur;
   SimResult cur_res;
-  auto try_run = [&](const stress::RunSpec& spec, SimConfig cfg, SimResult& out) {
+
+  bool try_run(const stress::RunSpec& spec, const SimConfig& cfg, SimResult& out) {
     ++rep.attempts;
     out = run(spec, cfg);
     return out.verdict.kind == want && out.divergence.empty();
-  };
+  }
 
-  // 1. The program: fewer iterations, threads and pools, rerun with the
-  //    original strategy and seed.
-  {
-    bool progress = true;
-    while (progress) {
+  // Smaller programs than `spec`: fewer iterations, threads, pools.
+  static std::vector<stress::RunSpec> smaller(const stress::RunSpec& spec) {
+    std::vector<stress::RunSpec> out;
+    stress::RunSpec s = spec;
+    if (spec.iterations > 1) {
+      s.iterations = 1;
+      out.push_back(s);
+      s.iterations = spec.iterations / 2;
+      if (s.iterations >= 1) out.push_back(s);
+    }
+    if (spec.threads > 1) {
+      s = spec;
+      s.threads -= 1;
+      out.push_back(s);
+    }
+    if (spec.pools > 1) {
+      s = spec;
+      s.pools -= 1;
+      out.push_back(s);
+    }
+    return out;
+  }
+
+  // 1. The program, rerun with the original strategy and seed.
+  void shrink_program(const SimConfig& original) {
+    for (bool progress = true; progress;) {
       progress = false;
-      std::vector<stress::RunSpec> candidates;
-      if (cur.spec.iterations > 1) {
-        stress::RunSpec s = cur.spec;
-        s.iterations = 1;
-        candidates.push_back(s);
-        s.iterations = cur.spec.iterations / 2;
-        if (s.iterations >= 1) candidates.push_back(s);
-      }
-      if (cur.spec.threads > 1) {
-        stress::RunSpec s = cur.spec;
-        s.threads -= 1;
-        candidates.push_back(s);
-      }
-      if (cur.spec.pools > 1) {
-        stress::RunSpec s = cur.spec;
-        s.pools -= 1;
-        candidates.push_back(s);
-      }
-      for (const stress::RunSpec& s : candidates) {
-        SimConfig cfg = failing.config;
+      for (const stress::RunSpec& s : smaller(cur.spec)) {
+        SimConfig cfg = original;
         cfg.forced.clear();
         SimResult r;
         if (try_run(s, cfg, r)) {
@@ -154,63 +159,74 @@ ShrinkReport shrink(const Repro& failing) {
     }
   }
 
-  // 2. The schedule, replayed with the non-preemptive default past its end:
-  //    the shortest prefix that still fails, then each remaining preemption
-  //    replaced by the default where the failure survives.
-  SimConfig base = cur.config;
-  base.strategy = StrategyKind::DFS;
-  base.spurious_wakeup_per_mille = 0;
-  {
-    SimResult r;
-    SimConfig c = base;
-    if (!try_run(cur.spec, c, r)) {
-      // Spurious wake-ups or flushes the DFS continuation does not make: keep
-      // the schedule as it is.
-      rep.after = cur;
-      return rep;
+  // The shortest prefix of the schedule that still fails, the rest replayed
+  // with the non-preemptive default.
+  std::vector<std::uint32_t> shortest_prefix(const SimConfig& base) {
+    std::size_t lo = 0, hi = cur.config.forced.size();
+    while (lo < hi) {
+      const std::size_t mid = (lo + hi) / 2;
+      SimConfig c = base;
+      c.forced.assign(cur.config.forced.begin(), cur.config.forced.begin() + static_cast<std::ptrdiff_t>(mid));
+      SimResult r;
+      if (try_run(cur.spec, c, r)) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
     }
+    return {cur.config.forced.begin(), cur.config.forced.begin() + static_cast<std::ptrdiff_t>(lo)};
+  }
+
+  // 2. The schedule: the shortest failing prefix, then each remaining
+  //    preemption replaced by the default where the failure survives. False
+  //    if the failure needs what DFS continuation does not do (spurious
+  //    wake-ups, flushes): the schedule is then kept as it is.
+  bool shrink_schedule(const SimConfig& base) {
+    SimResult r;
+    if (!try_run(cur.spec, base, r)) return false;
     cur.config.forced = r.schedule;
     cur_res = r;
-  }
-  std::size_t lo = 0, hi = cur.config.forced.size();
-  while (lo < hi) {
-    const std::size_t mid = (lo + hi) / 2;
-    SimConfig c = base;
-    c.forced.assign(cur.config.forced.begin(), cur.config.forced.begin() + static_cast<std::ptrdiff_t>(mid));
-    SimResult r;
-    if (try_run(cur.spec, c, r)) {
-      hi = mid;
-    } else {
-      lo = mid + 1;
-    }
-  }
-  std::vector<std::uint32_t> prefix(cur.config.forced.begin(),
-                                    cur.config.forced.begin() + static_cast<std::ptrdiff_t>(lo));
-  {
+    std::vector<std::uint32_t> prefix = shortest_prefix(base);
     SimConfig c = base;
     c.forced = prefix;
-    SimResult r;
     if (try_run(cur.spec, c, r)) cur_res = r;
-  }
-  for (std::size_t i = 0; i < prefix.size() && i < cur_res.decisions.size(); ++i) {
-    const std::uint32_t def = cur_res.decisions[i].front();
-    if (prefix[i] == def) continue;
-    std::vector<std::uint32_t> candidate = prefix;
-    candidate[i] = def;
-    SimConfig c = base;
-    c.forced = candidate;
-    SimResult r;
-    if (try_run(cur.spec, c, r)) {
-      prefix = candidate;
-      cur_res = r;
+    for (std::size_t i = 0; i < prefix.size() && i < cur_res.decisions.size(); ++i) {
+      const std::uint32_t def = cur_res.decisions[i].front();
+      if (prefix[i] == def) continue;
+      c.forced = prefix;
+      c.forced[i] = def;
+      if (try_run(cur.spec, c, r)) {
+        prefix = c.forced;
+        cur_res = r;
+      }
     }
+    return true;
   }
+};
+
+}  // namespace
+
+ShrinkReport shrink(const Repro& failing) {
+  ShrinkReport rep;
+  rep.before = failing;
+  const SimRunFn run = find_sim_runner(failing.spec.mutant);
+  const stress::VerdictKind want = failing.verdict == "hang" ? stress::VerdictKind::Hang : stress::VerdictKind::Bug;
+  Shrinker sh{run, want, rep, failing, {}};
+  sh.shrink_program(failing.config);
+  SimConfig base = sh.cur.config;
+  base.strategy = StrategyKind::DFS;
+  base.spurious_wakeup_per_mille = 0;
+  if (!sh.shrink_schedule(base)) {
+    rep.after = sh.cur;
+    return rep;
+  }
+  Repro& cur = sh.cur;
   cur.config = base;
-  cur.config.forced = cur_res.schedule;
+  cur.config.forced = sh.cur_res.schedule;
   cur.config.strategy = StrategyKind::DFS;
-  cur.verdict = stress::to_string(cur_res.verdict.kind);
-  cur.message = cur_res.verdict.message;
-  cur.trace_hash = cur_res.trace_hash;
+  cur.verdict = stress::to_string(sh.cur_res.verdict.kind);
+  cur.message = sh.cur_res.verdict.message;
+  cur.trace_hash = sh.cur_res.trace_hash;
   rep.after = cur;
   rep.preemptions_before = count_preemptions(run, failing);
   rep.preemptions_after = count_preemptions(run, cur);

@@ -38,6 +38,16 @@ bool to_u64(const std::string& s, std::uint64_t& out, int base = 10) {
 
 using Fields = std::map<std::string, std::string>;
 
+// A free-text field on one line: a control character (a newline or carriage
+// return in an exception's message) would end the line or be lost to the
+// CRLF reading, so it becomes a space (parser_fuzzer found the '\r' case).
+std::string one_line(std::string text) {
+  for (char& c : text) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+  }
+  return text;
+}
+
 // The header line, then `key value` lines up to the `end` line, whose
 // checksum must match; nothing may follow it.
 bool read_fields(const std::string& text, Fields& fields, std::string& error) {
@@ -192,12 +202,8 @@ std::string write_repro(const Repro& r) {
   o << "pct-depth " << r.config.pct_depth << "\n";
   o << "preemption-bound " << r.config.preemption_bound << "\n";
   o << "step-budget " << r.config.step_budget << "\n";
-  o << "verdict " << r.verdict << "\n";
-  std::string msg = r.message;
-  for (char& c : msg) {
-    if (c == '\n') c = ' ';
-  }
-  o << "message " << msg << "\n";
+  o << "verdict " << one_line(r.verdict) << "\n";
+  o << "message " << one_line(r.message) << "\n";
   o << "trace-hash " << hex64(r.trace_hash) << "\n";
   if (!r.spec.input.empty()) {
     static const char* hex = "0123456789abcdef";
