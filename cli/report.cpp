@@ -168,6 +168,13 @@ std::string matrix_text(const std::vector<stress::MatrixReport>& per_engine) {
   out += "\ncells: how it was caught (hang, bug, crash), the first failing seed and the seconds to it; '-' not "
          "caught, with the seeds run (relacy: the failing execution, or the executions run); 'n/m' no Relacy model "
          "targets it; fuzz columns: the fuzzer's executions to its first finding; '!' not as the catalog expects\n";
+  std::string replays;
+  for (const auto& m : per_engine) {
+    for (const auto& row : m.rows) {
+      if (row.caught && !row.replay.empty()) replays += "  " + m.spec.engine + " " + row.mutant.name + ": " + row.replay + "\n";
+    }
+  }
+  if (!replays.empty()) out += "replay a catch:\n" + replays;
   for (const auto& m : per_engine) {
     for (const auto& row : m.rows) {
       if (row.kind_as_expected) continue;

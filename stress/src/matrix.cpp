@@ -176,7 +176,12 @@ void read_outcome(const MatrixSpec& spec, const MutantInfo& m, const ChildEnd& e
     row.first_seed = f.value("seed", 0ull);
     row.replay = f.value("replay", "");
     if (spec.engine == "sim-sc" || spec.engine == "sim-tso" || spec.engine == "sim-random") {
-      row.replay = f.value("verdict", "") + " (reproducer not kept)";
+      // The simulator's seed is the whole interleaving: rerunning it is the replay.
+      row.replay = "wsstress sim --scenario " + m.scenario + " --mutant " + m.name + " --seed " +
+                   std::to_string(row.first_seed) + " --memory " + (spec.engine == "sim-tso" ? "tso" : "sc") +
+                   " --strategy " + (spec.engine == "sim-random" ? "random" : "pct") + " --threads " +
+                   std::to_string(spec.base.threads) + " --pools " + std::to_string(spec.base.pools) +
+                   " --iterations " + std::to_string(spec.sim_iterations) + " --trace";
     }
     row.seconds = f.value("at_seconds", row.seconds);
     if (spec.engine.rfind("fuzz-", 0) == 0) {
