@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <chrono>
 #include <stdexcept>
 #include <thread>
 #include <utility>
@@ -67,6 +68,20 @@ TEST(Panics, RunOnAMovedFromThreadBuilderThrows) {
   }
   for (auto& t : threads) t.join();
   EXPECT_TRUE(threw);
+}
+
+// rayon aborts when a spawned job panics and the pool has no panic handler,
+// after Rust's panic hook printed the panic's message; the port names the
+// exception before it aborts, so a user sees what was thrown.
+TEST(PanicsDeathTest, ASpawnThatThrowsWithoutAHandlerAbortsNamingTheException) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(
+      {
+        Pool pool(Builder().num_threads(1));
+        pool.spawn([] { throw std::runtime_error("boom from a spawned job"); });
+        std::this_thread::sleep_for(std::chrono::seconds(30));  // the abort comes first
+      },
+      "a job threw and the pool has no panic handler: boom from a spawned job; aborting");
 }
 
 }  // namespace

@@ -56,6 +56,19 @@ ValueOrUnit<std::invoke_result_t<F, A...>> invoke_to_value(F&& f, A&&... args) {
   std::abort();
 }
 
+// The same, naming the exception that caused it: Rust's panic hook prints a
+// panic's message before rayon aborts on it, so a user sees what was thrown.
+[[noreturn]] inline void abort_with(const char* why, std::exception_ptr cause) noexcept {
+  try {
+    std::rethrow_exception(cause);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "wsstress pool: %s: %s; aborting\n", why, e.what());
+  } catch (...) {
+    std::fprintf(stderr, "wsstress pool: %s (an exception that is not a std::exception); aborting\n", why);
+  }
+  std::abort();
+}
+
 struct JobHeader {
   using ExecuteFn = void (*)(JobHeader*) noexcept;
   ExecuteFn execute_fn;

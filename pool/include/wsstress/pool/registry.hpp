@@ -309,11 +309,11 @@ class Registry {
     try {
       std::forward<F>(f)();
     } catch (...) {
-      if (!panic_handler_) abort_with("a job threw and the pool has no panic handler");
+      if (!panic_handler_) abort_with("a job threw and the pool has no panic handler", std::current_exception());
       try {
         panic_handler_(std::current_exception());
       } catch (...) {
-        abort_with("the pool's panic handler threw");
+        abort_with("the pool's panic handler threw", std::current_exception());
       }
     }
   }
