@@ -18,6 +18,8 @@
 
 #if WSSTRESS_HAVE_RELACY
 #include "wsstress/relacy/models.hpp"
+#include "wsstress/relacy/stop.hpp"
+#include "wsstress/stress/sweep.hpp"
 #include "wsstress/stress/catalog.hpp"
 #endif
 
@@ -255,9 +257,15 @@ static int relacy_command(const RelacyOptions& o) {
   nlohmann::json runs = nlohmann::json::array(), failures = nlohmann::json::array();
   std::uint64_t executions = 0;
   double elapsed = 0;
+  // The first SIGINT/SIGTERM/SIGHUP kills the search in progress (its result
+  // is dropped) and ends the command with what finished; the second kills.
+  const stress::StopSignals stop;
+  rel::set_stop_check([] { return stress::StopSignals::requested() != 0; });
   for (const Planned& p : plan) {
+    if (stress::StopSignals::requested() != 0) break;
     auto r = rel::run_model(p.model, p.mutant, p.search, error);
     if (!r) return usage_error(error);
+    if (stress::StopSignals::requested() != 0) break;
     done.push_back(judge(p, std::move(*r)));
     const Judged& j = done.back();
     elapsed += j.r.seconds;
@@ -284,16 +292,25 @@ static int relacy_command(const RelacyOptions& o) {
                           {"replay", "wsstress relacy --model " + p.model + " --mutant " + p.mutant}});
     }
   }
+  rel::set_stop_check(nullptr);
   std::string summary;
   int code = exit_code(o, done, summary);
   if (trace_unwritten && code == kOk) code = kInternal;
-  std::fprintf(text_out(), "relacy: %zu search(es), %llu executions, %.1f s: %s\n", plan.size(),
+  if (const int sig = stress::StopSignals::requested(); sig != 0) {
+    summary = "stopped by " + stress::signal_name(sig) + " after " + std::to_string(done.size()) + " of " +
+              std::to_string(plan.size()) + " searches" + (done.empty() ? "" : "; of those, " + summary);
+    if (code == kOk || code == kHang) code = 128 + sig;  // a failure found before the signal keeps its code
+  }
+  std::fprintf(text_out(), "relacy: %zu search(es), %llu executions, %.1f s: %s\n", done.size(),
               static_cast<unsigned long long>(executions), elapsed, summary.c_str());
   if (!o.json_path.empty()) {
     bool all_as_expected = true;
     for (const Judged& j : done) all_as_expected &= j.expected;
     const nlohmann::json doc = {{"schema", "wsstress.relacy/1"}, {"runs_detail", runs}, {"runs", executions},
-                                {"failures", failures},           {"seconds", elapsed}, {"all_as_expected", all_as_expected}};
+                                {"failures", failures},           {"seconds", elapsed}, {"all_as_expected", all_as_expected},
+                                {"stopped_by", stress::StopSignals::requested() != 0
+                                                   ? nlohmann::json(stress::signal_name(stress::StopSignals::requested()))
+                                                   : nlohmann::json()}};
     return write_report("--json", o.json_path, doc.dump(2) + "\n", code);
   }
   return code;

@@ -3,9 +3,11 @@
 // time limit (Relacy's full and context-bound searches cannot be stopped from
 // inside) and turns a crash of the child into an error verdict.
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -13,6 +15,7 @@
 #include <thread>
 
 #include "wsstress/relacy/models.hpp"
+#include "wsstress/relacy/stop.hpp"
 
 namespace wsstress::relacy {
 
@@ -194,6 +197,23 @@ double resident_gib(pid_t pid) {
 
 }  // namespace
 
+namespace {
+std::atomic<bool (*)()> g_stop_check{nullptr};
+
+// The forked search must not outlive the command, nor catch its stop signals:
+// it dies with its parent and takes SIGINT/SIGTERM/SIGHUP as their default
+// (unless they were ignored, nohup), so a terminal's Ctrl-C ends it at once.
+void become_search_child() noexcept {
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction old {};
+    if (sigaction(sig, nullptr, &old) == 0 && old.sa_handler != SIG_IGN) signal(sig, SIG_DFL);
+  }
+}
+}  // namespace
+
+void set_stop_check(bool (*check)()) noexcept { g_stop_check.store(check); }
+
 std::optional<ModelResult> run_model(const std::string& model, const std::string& mutant, const SearchSpec& search,
                                      std::string& error) {
   const ModelInfo* info = find_model(model);
@@ -223,6 +243,7 @@ std::optional<ModelResult> run_model(const std::string& model, const std::string
     return std::nullopt;
   }
   if (pid == 0) {
+    become_search_child();
     close(fds[0]);
     const std::string text = encode(run_entry_here(model, mutant, search));
     std::size_t off = 0;
@@ -251,6 +272,11 @@ std::optional<ModelResult> run_model(const std::string& model, const std::string
         continue;
       }
       if (n == 0) break;  // the child closed its end: it is exiting
+    }
+    if (auto stop = g_stop_check.load(); stop != nullptr && stop()) {
+      kill(pid, SIGKILL);
+      timed_out = true;  // reported as stopped; the caller knows why and drops the result
+      break;
     }
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (elapsed > search.max_seconds) {
