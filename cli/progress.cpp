@@ -27,7 +27,8 @@ std::string seconds_text(double s) {
   } else if (s < 120) {
     std::snprintf(b, sizeof b, "%.0fs", s);
   } else if (s < 7200) {
-    std::snprintf(b, sizeof b, "%.0fm%02.0fs", std::floor(s / 60), std::fmod(s, 60));
+    const long whole = std::lround(s);  // round once, so 179.7 s is 3m00s, not 2m60s
+    std::snprintf(b, sizeof b, "%ldm%02lds", whole / 60, whole % 60);
   } else {
     std::snprintf(b, sizeof b, "%.1fh", s / 3600);
   }

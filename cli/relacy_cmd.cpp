@@ -296,7 +296,9 @@ static int relacy_command(const RelacyOptions& o) {
   std::string summary;
   int code = exit_code(o, done, summary);
   if (trace_unwritten && code == kOk) code = kInternal;
-  if (const int sig = stress::StopSignals::requested(); sig != 0) {
+  // A signal after the last search finished stopped nothing.
+  const int stopped_by = done.size() < plan.size() ? stress::StopSignals::requested() : 0;
+  if (const int sig = stopped_by; sig != 0) {
     summary = "stopped by " + stress::signal_name(sig) + " after " + std::to_string(done.size()) + " of " +
               std::to_string(plan.size()) + " searches" + (done.empty() ? "" : "; of those, " + summary);
     if (code == kOk || code == kHang) code = 128 + sig;  // a failure found before the signal keeps its code
@@ -308,9 +310,8 @@ static int relacy_command(const RelacyOptions& o) {
     for (const Judged& j : done) all_as_expected &= j.expected;
     const nlohmann::json doc = {{"schema", "wsstress.relacy/1"}, {"runs_detail", runs}, {"runs", executions},
                                 {"failures", failures},           {"seconds", elapsed}, {"all_as_expected", all_as_expected},
-                                {"stopped_by", stress::StopSignals::requested() != 0
-                                                   ? nlohmann::json(stress::signal_name(stress::StopSignals::requested()))
-                                                   : nlohmann::json()}};
+                                {"stopped_by", stopped_by != 0 ? nlohmann::json(stress::signal_name(stopped_by))
+                                                               : nlohmann::json()}};
     return write_report("--json", o.json_path, doc.dump(2) + "\n", code);
   }
   return code;

@@ -44,7 +44,7 @@ int ping(ThreadPool& here, ThreadPool& there, int depth) {
 // Fires if the current step does not finish in time.
 class Watchdog {
  public:
-  explicit Watchdog(int seconds) : seconds_(seconds), thread_([this] { watch(); }) {}
+  explicit Watchdog(double seconds) : seconds_(seconds), thread_([this] { watch(); }) {}
   ~Watchdog() {
     {
       std::lock_guard<std::mutex> g(m_);
@@ -56,16 +56,21 @@ class Watchdog {
   void step(const char* name) {
     std::lock_guard<std::mutex> g(m_);
     step_ = name;
-    deadline_ = std::chrono::steady_clock::now() + std::chrono::seconds(seconds_);
+    deadline_ = after(seconds_);
     cv_.notify_all();
   }
 
  private:
+  // A decimal number of seconds from now (--hang-timeout 0.5 is half a second).
+  static std::chrono::steady_clock::time_point after(double seconds) {
+    return std::chrono::steady_clock::now() +
+           std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
+  }
   void watch() {
     std::unique_lock<std::mutex> lock(m_);
     while (!stop_) {
       if (std::chrono::steady_clock::now() >= deadline_) {
-        std::fprintf(stderr, "wsstress: smoke: hang: step '%s' made no progress for %d s\n", step_, seconds_);
+        std::fprintf(stderr, "wsstress: smoke: hang: step '%s' made no progress for %g s\n", step_, seconds_);
         std::fflush(stderr);
         std::_Exit(kHang);
       }
@@ -73,12 +78,12 @@ class Watchdog {
     }
   }
 
-  int seconds_;
+  double seconds_;
   std::mutex m_;
   std::condition_variable cv_;
   bool stop_ = false;
   const char* step_ = "start";
-  std::chrono::steady_clock::time_point deadline_ = std::chrono::steady_clock::now() + std::chrono::seconds(seconds_);
+  std::chrono::steady_clock::time_point deadline_ = after(seconds_);
   std::thread thread_;
 };
 

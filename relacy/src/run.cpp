@@ -203,8 +203,9 @@ std::atomic<bool (*)()> g_stop_check{nullptr};
 // The forked search must not outlive the command, nor catch its stop signals:
 // it dies with its parent and takes SIGINT/SIGTERM/SIGHUP as their default
 // (unless they were ignored, nohup), so a terminal's Ctrl-C ends it at once.
-void become_search_child() noexcept {
+void become_search_child(pid_t parent) noexcept {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) _exit(3);  // the parent died before prctl: nobody would stop this search
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
     struct sigaction old {};
     if (sigaction(sig, nullptr, &old) == 0 && old.sa_handler != SIG_IGN) signal(sig, SIG_DFL);
@@ -237,13 +238,14 @@ std::optional<ModelResult> run_model(const std::string& model, const std::string
     return std::nullopt;
   }
   const auto start = std::chrono::steady_clock::now();
+  const pid_t parent = getpid();
   pid_t pid = fork();
   if (pid < 0) {
     error = std::string("fork: ") + std::strerror(errno);
     return std::nullopt;
   }
   if (pid == 0) {
-    become_search_child();
+    become_search_child(parent);
     close(fds[0]);
     const std::string text = encode(run_entry_here(model, mutant, search));
     std::size_t off = 0;

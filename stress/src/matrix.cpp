@@ -191,6 +191,8 @@ void read_outcome(const MatrixSpec& spec, const MutantInfo& m, const ChildEnd& e
     }
   } else if (WIFEXITED(end.status) && WEXITSTATUS(end.status) == 0) {
     row.outcome = "pass";
+  } else if (WIFEXITED(end.status) && WEXITSTATUS(end.status) == 5) {
+    row.outcome = "empty (no seed ran)";  // the CLI's exit code for a sweep that tested nothing
   } else {
     row.outcome = "error (exit " + std::to_string(WIFEXITED(end.status) ? WEXITSTATUS(end.status) : -1) + ")";
     const std::string e = slurp(err);
