@@ -36,10 +36,7 @@ Subcommand add_help(CLI::App& app) {
             std::string path;  // the names before the target's, for its usage line
             for (const std::string& name : *topic) {
               path += (path.empty() ? "" : " ") + target->get_name();
-              CLI::App* next = nullptr;
-              for (CLI::App* s : target->get_subcommands([](CLI::App*) { return true; })) {
-                if (s->check_name(name)) next = s;
-              }
+              CLI::App* next = find_subcommand(*target, name);
               if (next == nullptr) return usage_error("help: no subcommand '" + name + "'");
               target = next;
             }

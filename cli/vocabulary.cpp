@@ -46,19 +46,25 @@ std::vector<std::string> modern_arguments(int argc, char** argv) {
   return args;
 }
 
+CLI::App* find_subcommand(CLI::App& level, const std::string& name) {
+  for (CLI::App* s : level.get_subcommands([](CLI::App*) { return true; })) {
+    if (s->check_name(name)) return s;
+  }
+  return nullptr;
+}
+
 std::optional<std::string> unknown_subcommand(CLI::App& app, const std::vector<std::string>& args) {
   CLI::App* level = &app;
   for (std::size_t i = 1; i < args.size(); ++i) {
     const auto subs = level->get_subcommands([](CLI::App*) { return true; });
     if (subs.empty()) break;
     if (args[i].rfind('-', 0) == 0) continue;
-    CLI::App* next = nullptr;
-    std::string names;
-    for (CLI::App* s : subs) {
-      if (s->check_name(args[i])) next = s;
-      if (!s->get_group().empty()) names += (names.empty() ? "" : ", ") + s->get_name();  // not the hidden ones
-    }
+    CLI::App* next = find_subcommand(*level, args[i]);
     if (next == nullptr) {
+      std::string names;
+      for (CLI::App* s : subs) {
+        if (!s->get_group().empty()) names += (names.empty() ? "" : ", ") + s->get_name();  // not the hidden ones
+      }
       const std::string of = level == &app ? "" : " of '" + level->get_name() + "'";
       return "unknown subcommand '" + args[i] + "'" + of + " (choose from: " + names + ")";
     }

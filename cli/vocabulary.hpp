@@ -33,6 +33,9 @@ inline constexpr Rename kRenames[] = {
 // replaced spelling goes to stderr.
 std::vector<std::string> modern_arguments(int argc, char** argv);
 
+// The subcommand of `level` called `name` (hidden ones too), or nullptr.
+CLI::App* find_subcommand(CLI::App& level, const std::string& name);
+
 // The first argument that should name a subcommand of `app` (or of one of its
 // subcommands that requires one) but names none: "unknown subcommand 'x'
 // (choose from: a, b)". Nothing if every such argument is known.
