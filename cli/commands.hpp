@@ -7,6 +7,7 @@
 #include <string>
 
 #include "options.hpp"
+#include "wsstress/stress/matrix.hpp"
 
 namespace wsstress::cli {
 
@@ -18,6 +19,12 @@ Subcommand add_replay(CLI::App& parent);
 Subcommand add_fuzz(CLI::App& parent, const std::string& self);
 Subcommand add_relacy(CLI::App& parent);
 Subcommand add_mutants(CLI::App& parent, const std::string& self);
+// The matrix's engines that live here: every Relacy model that targets a
+// mutant (relacy_cmd.cpp; an error row in a build without Relacy), and a fuzz
+// target, "program" or "schedule", found beside `self` (fuzz_cmd.cpp).
+stress::MatrixEngine relacy_matrix_engine();
+stress::MatrixEngine fuzz_matrix_engine(const std::string& target, const std::string& self);
+
 // Hidden: completions and man page sections from the parser (generate.cpp).
 Subcommand add_generate(CLI::App& app);
 

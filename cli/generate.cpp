@@ -127,8 +127,8 @@ Subcommand add_generate(CLI::App& app) {
                     "autoload -U +X bashcompinit && bashcompinit\n" + bash_script(app);
             }
             if (*what == "man-sections") out = man_sections(app);
-            if (const std::string err = write_output(*path, out); !err.empty()) {
-              std::fprintf(stderr, "wsstress: error: generate: %s\n", err.c_str());
+            if (const Result<void> written = write_output(*path, out); !written) {
+              std::fprintf(stderr, "wsstress: error: generate: %s\n", written.error().c_str());
               return static_cast<int>(kInternal);
             }
             return static_cast<int>(kOk);

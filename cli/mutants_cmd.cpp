@@ -29,59 +29,58 @@ struct CheckOptions {
 };
 
 // "a,b,c" -> {a, b, c}; an empty or repeated item is an error naming the option.
-bool split_commas(const std::string& option, const std::string& text, std::vector<std::string>& out,
-                  std::string& error) {
+Result<void> split_commas(const std::string& option, const std::string& text, std::vector<std::string>& out) {
   for (std::size_t start = 0;;) {
     const auto comma = text.find(',', start);
     const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (item.empty()) {
-      error = option + ": empty name in '" + text + "'";
-      return false;
-    }
-    if (std::find(out.begin(), out.end(), item) != out.end()) {
-      error = option + ": '" + item + "' is given twice";
-      return false;
-    }
+    if (item.empty()) return fail(option + ": empty name in '" + text + "'");
+    if (std::find(out.begin(), out.end(), item) != out.end()) return fail(option + ": '" + item + "' is given twice");
     out.push_back(item);
-    if (comma == std::string::npos) return true;
+    if (comma == std::string::npos) return {};
     start = comma + 1;
   }
 }
 
 // What CLI11 cannot check: the engine list, the mutant list, --expect-kind.
-bool resolve(CheckOptions& o, std::string& error) {
-  if (!split_commas("--engine", o.engines_text, o.engines, error)) return false;
+Result<void> resolve(CheckOptions& o) {
+  if (auto ok = split_commas("--engine", o.engines_text, o.engines); !ok) return ok;
   for (const std::string& e : o.engines) {
     if (std::find(std::begin(kEngines), std::end(kEngines), e) == std::end(kEngines)) {
-      error = "--engine: unknown engine '" + e +
-              "' (engines: stress, sim-sc, sim-tso, sim-random, relacy, fuzz-program, fuzz-schedule)";
-      return false;
+      return fail("--engine: unknown engine '" + e +
+                  "' (engines: stress, sim-sc, sim-tso, sim-random, relacy, fuzz-program, fuzz-schedule)");
     }
   }
-  if (o.only_opt->count() > 0 && !split_commas("--only", o.only_text, o.matrix.only, error)) return false;
+  if (o.only_opt->count() > 0) {
+    if (auto ok = split_commas("--only", o.only_text, o.matrix.only); !ok) return ok;
+  }
   for (const std::string& name : o.matrix.only) {
     if (stress::find_mutant(name) == nullptr) {
-      error = "--only: unknown mutant '" + name + "' (see wsstress mutants list)";
-      return false;
+      return fail("--only: unknown mutant '" + name + "' (see wsstress mutants list)");
     }
   }
   for (const std::string& e : o.expect_kind_text) {
     const auto eq = e.find('=');
     const auto kinds = eq == std::string::npos ? 0 : stress::parse_failure_kinds(e.substr(eq + 1));
     if (kinds == 0) {
-      error = "--expect-kind: '" + e + "' is not MUTANT=KIND[|KIND...] with known kinds";
-      return false;
+      return fail("--expect-kind: '" + e + "' is not MUTANT=KIND[|KIND...] with known kinds");
     }
     if (stress::find_mutant(e.substr(0, eq)) == nullptr) {
-      error = "--expect-kind: unknown mutant '" + e.substr(0, eq) + "'";
-      return false;
+      return fail("--expect-kind: unknown mutant '" + e.substr(0, eq) + "'");
     }
     o.matrix.expect_kinds[e.substr(0, eq)] = kinds;
   }
-  return true;
+  return {};
 }
 
-int check_command(const CheckOptions& o) {
+// The engine behind a --engine name: stress/'s own, or the Relacy models and
+// the fuzz targets, which the CLI wires in (relacy_cmd.cpp, fuzz_cmd.cpp).
+stress::MatrixEngine engine_for(const std::string& name, const std::string& self) {
+  if (const stress::MatrixEngine* builtin = stress::builtin_engine(name)) return *builtin;
+  if (name == "relacy") return relacy_matrix_engine();
+  return fuzz_matrix_engine(name.substr(5), self);  // fuzz-program, fuzz-schedule (resolve() checked the name)
+}
+
+int check_command(const CheckOptions& o, const std::string& self) {
   const bool tty = isatty(1);
   const stress::StopSignals stop;  // a signal ends the matrix after passing itself on to the running child
   std::vector<stress::MatrixReport> reports;
@@ -92,7 +91,7 @@ int check_command(const CheckOptions& o) {
     std::fprintf(text_out(), "mutant matrix: engine %s, budget %g s per mutant\n", engine.c_str(), spec.budget_s);
     std::fflush(text_out());
     try {
-      reports.push_back(stress::run_matrix(spec, [tty, engine](const stress::MatrixRow& row) {
+      reports.push_back(stress::run_matrix(spec, engine_for(engine, self), [tty, engine](const stress::MatrixRow& row) {
         if (!tty) return;
         const std::string line = matrix_row_text(engine, row);
         std::fwrite(line.data(), 1, line.size(), text_out());
@@ -156,11 +155,9 @@ Subcommand add_mutants(CLI::App& parent, const std::string& self) {
               std::fwrite(text.data(), 1, text.size(), text_out());
               return static_cast<int>(kOk);
             }
-            std::string error;
-            if (!resolve(*o, error)) return usage_error(error);
-            if (!claim_stdout({&o->json_path}, error)) return usage_error(error);
-            o->matrix.self = self;
-            return check_command(*o);
+            if (auto ok = resolve(*o); !ok) return usage_error(ok.error());
+            if (auto ok = claim_stdout({&o->json_path}); !ok) return usage_error(ok.error());
+            return check_command(*o, self);
           }};
 }
 

@@ -113,43 +113,35 @@ void add_run_shape(CLI::App* cmd, std::size_t& threads, std::size_t& pools, std:
   cmd->add_option("--iterations", iterations, "programs per seed")->check(whole_range(1, max_iterations));
 }
 
-bool parse_seed_range(const std::string& text, stress::SeedRange& out, std::string& error) {
+Result<stress::SeedRange> parse_seed_range(const std::string& text) {
   const auto dots = text.find("..");
   std::uint64_t a = 0, b = 0;
   if (dots == std::string::npos) {
     if (!parse_u64(text, a)) {
-      error = "'" + text + "' is not a seed (a number 0..18446744073709551615)";
-      return false;
+      return fail("'" + text + "' is not a seed (a number 0..18446744073709551615)");
     }
-    out = {a, a};
-    return true;
+    return stress::SeedRange{a, a};
   }
   if (!parse_u64(std::string_view(text).substr(0, dots), a) || !parse_u64(std::string_view(text).substr(dots + 2), b)) {
-    error = "'" + text + "' is not a seed range (expected A..B with whole numbers)";
-    return false;
+    return fail("'" + text + "' is not a seed range (expected A..B with whole numbers)");
   }
   if (a > b) {
-    error = "seed range '" + text + "' is empty (its start is after its end)";
-    return false;
+    return fail("seed range '" + text + "' is empty (its start is after its end)");
   }
-  out = {a, b};
-  return true;
+  return stress::SeedRange{a, b};
 }
 
-bool parse_shard(const std::string& text, stress::Shard& out, std::string& error) {
+Result<stress::Shard> parse_shard(const std::string& text) {
   const auto slash = text.find('/');
   std::uint64_t i = 0, n = 0;
   if (slash == std::string::npos || !parse_u64(std::string_view(text).substr(0, slash), i) ||
       !parse_u64(std::string_view(text).substr(slash + 1), n)) {
-    error = "'" + text + "' is not a shard (expected I/N, e.g. 0/8)";
-    return false;
+    return fail("'" + text + "' is not a shard (expected I/N, e.g. 0/8)");
   }
   if (n == 0 || i >= n) {
-    error = "shard '" + text + "' is out of range (need 0 <= I < N)";
-    return false;
+    return fail("shard '" + text + "' is out of range (need 0 <= I < N)");
   }
-  out = {i, n};
-  return true;
+  return stress::Shard{i, n};
 }
 
 void SeedOptions::add_to(CLI::App* cmd) {
@@ -158,48 +150,43 @@ void SeedOptions::add_to(CLI::App* cmd) {
   cmd->add_option("--shard", shard, "run shard I of N of the seed range (0 <= I < N)");
 }
 
-bool SeedOptions::resolve(stress::SeedRange& range, stress::Shard& shard_out, std::string& error) const {
-  std::string why;
+Result<void> SeedOptions::resolve(stress::SeedRange& range, stress::Shard& shard_out) const {
   if (!seeds.empty()) {
-    if (!parse_seed_range(seeds, range, why)) {
-      error = "--seeds: " + why;
-      return false;
-    }
+    const Result<stress::SeedRange> r = parse_seed_range(seeds);
+    if (!r) return fail("--seeds: " + r.error());
+    range = *r;
   } else if (!seed.empty()) {
-    if (!parse_seed_range(seed, range, why) || range.from != range.to) {
-      error = "--seed: " + (why.empty() ? "'" + seed + "' is one seed, not a range" : why);
-      return false;
-    }
+    const Result<stress::SeedRange> r = parse_seed_range(seed);
+    if (!r) return fail("--seed: " + r.error());
+    if (r->from != r->to) return fail("--seed: '" + seed + "' is one seed, not a range");
+    range = *r;
   }
-  if (!shard.empty() && !parse_shard(shard, shard_out, why)) {
-    error = "--shard: " + why;
-    return false;
+  if (!shard.empty()) {
+    const Result<stress::Shard> s = parse_shard(shard);
+    if (!s) return fail("--shard: " + s.error());
+    shard_out = *s;
   }
   // 2^64 seeds in one shard cannot be counted (a sweep would plan none).
   if (range.to - range.from == UINT64_MAX && shard_out.count == 1) {
-    error = "--seeds: '" + seeds + "' is 2^64 seeds, more than one sweep can count; end it at 18446744073709551614 "
-            "or split it with --shard";
-    return false;
+    return fail("--seeds: '" + seeds + "' is 2^64 seeds, more than one sweep can count; end it at "
+                "18446744073709551614 or split it with --shard");
   }
-  return true;
+  return {};
 }
 
-bool read_input(const std::string& path, std::string& scenario, bool scenario_given, std::string& input,
-                std::string& error) {
+Result<void> read_input(const std::string& path, std::string& scenario, bool scenario_given,
+                        std::string& input) {
   if (scenario_given && scenario != "program") {
-    error = "--input: a program file is for --scenario program, not '" + scenario + "'";
-    return false;
+    return fail("--input: a program file is for --scenario program, not '" + scenario + "'");
   }
   scenario = "program";
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {  // a pipe or /dev/stdin is fine
-    error = "--input: '" + path + "' is a directory, not a program file";
-    return false;
+    return fail("--input: '" + path + "' is a directory, not a program file");
   }
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) {
-    error = "--input: cannot read '" + path + "': " + std::strerror(errno);
-    return false;
+    return fail("--input: cannot read '" + path + "': " + std::strerror(errno));
   }
   char buf[4096];
   std::size_t n;
@@ -209,14 +196,12 @@ bool read_input(const std::string& path, std::string& scenario, bool scenario_gi
   }
   std::fclose(f);
   if (input.empty()) {
-    error = "--input: '" + path + "' is empty";
-    return false;
+    return fail("--input: '" + path + "' is empty");
   }
   if (input.size() > 65536) {
-    error = "--input: '" + path + "' is over 64 KiB; a program file is a few hundred bytes";
-    return false;
+    return fail("--input: '" + path + "' is over 64 KiB; a program file is a few hundred bytes");
   }
-  return true;
+  return {};
 }
 
 }  // namespace wsstress::cli

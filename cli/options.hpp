@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "wsstress/result.hpp"
 #include "wsstress/stress/sweep.hpp"
 
 namespace wsstress::cli {
@@ -46,21 +47,21 @@ CLI::Option* add_scenario(CLI::App* cmd, std::string& scenario);
 void add_run_shape(CLI::App* cmd, std::size_t& threads, std::size_t& pools, std::size_t& iterations,
                    std::size_t max_iterations);
 
-// "A..B" (inclusive) or "N"; false with a message on bad text.
-bool parse_seed_range(const std::string& text, stress::SeedRange& out, std::string& error);
+// "A..B" (inclusive) or "N".
+Result<stress::SeedRange> parse_seed_range(const std::string& text);
 // "I/N" with 0 <= I < N.
-bool parse_shard(const std::string& text, stress::Shard& out, std::string& error);
+Result<stress::Shard> parse_shard(const std::string& text);
 
 // --seed N | --seeds A..B, and --shard I/N.
 struct SeedOptions {
   std::string seed, seeds, shard;
   void add_to(CLI::App* cmd);
   // Fills the range and the shard; a usage error names the option.
-  bool resolve(stress::SeedRange& range, stress::Shard& shard_out, std::string& error) const;
+  Result<void> resolve(stress::SeedRange& range, stress::Shard& shard_out) const;
 };
 
 // --input FILE: a program's bytes for --scenario program (at most 64 KiB).
-bool read_input(const std::string& path, std::string& scenario, bool scenario_given, std::string& input,
-                std::string& error);
+Result<void> read_input(const std::string& path, std::string& scenario, bool scenario_given,
+                        std::string& input);
 
 }  // namespace wsstress::cli

@@ -25,58 +25,63 @@ mode_t file_mode_mask() {
   return mask;
 }
 
-std::string write_all(int fd, const std::string& text) {
+// The reason a write failed (errno's text), or success.
+Result<void> write_all(int fd, const std::string& text) {
   for (std::size_t done = 0; done < text.size();) {
     const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return std::strerror(n < 0 ? errno : EIO);
+    if (n <= 0) return fail(std::strerror(n < 0 ? errno : EIO));
     done += static_cast<std::size_t>(n);
   }
   return {};
 }
 
+Result<void> cannot_write(const std::string& path, const std::string& why) {
+  return fail("cannot write " + path + ": " + why);
+}
+
 // In place: a device, a FIFO, or what a symlink points to.
-std::string write_in_place(const std::string& path, const std::string& text) {
+Result<void> write_in_place(const std::string& path, const std::string& text) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (fd < 0) return "cannot write " + path + ": " + std::strerror(errno);
-  std::string err = write_all(fd, text);
-  if (::close(fd) != 0 && err.empty()) err = std::strerror(errno);
-  return err.empty() ? "" : "cannot write " + path + ": " + err;
+  if (fd < 0) return cannot_write(path, std::strerror(errno));
+  Result<void> written = write_all(fd, text);
+  if (::close(fd) != 0 && written) written = fail(std::strerror(errno));
+  return written ? written : cannot_write(path, written.error());
 }
 
 // `existing`: the file being replaced, whose mode the new one keeps.
-std::string write_replacing(const std::string& path, const std::string& text, const struct stat* existing) {
+Result<void> write_replacing(const std::string& path, const std::string& text, const struct stat* existing) {
   std::string tmp = path + ".XXXXXX";
   const int fd = ::mkstemp(tmp.data());
   if (fd < 0) {
     // A writable file in a folder we cannot add to: write it in place.
     if (existing != nullptr && (errno == EACCES || errno == EROFS)) return write_in_place(path, text);
-    return "cannot write " + path + ": " + std::strerror(errno);
+    return cannot_write(path, std::strerror(errno));
   }
-  std::string err = write_all(fd, text);
+  Result<void> written = write_all(fd, text);
   // mkstemp makes the file 0600: give it the replaced file's mode, or what
   // fopen would have (0666 less the umask).
   const mode_t mode = existing != nullptr ? existing->st_mode & 07777 : 0666 & ~file_mode_mask();
-  if (err.empty() && ::fchmod(fd, mode) != 0) err = std::strerror(errno);
-  if (::close(fd) != 0 && err.empty()) err = std::strerror(errno);
-  if (err.empty() && std::rename(tmp.c_str(), path.c_str()) != 0) err = std::strerror(errno);
-  if (err.empty()) return {};
+  if (written && ::fchmod(fd, mode) != 0) written = fail(std::strerror(errno));
+  if (::close(fd) != 0 && written) written = fail(std::strerror(errno));
+  if (written && std::rename(tmp.c_str(), path.c_str()) != 0) written = fail(std::strerror(errno));
+  if (written) return written;
   ::unlink(tmp.c_str());
-  return "cannot write " + path + ": " + err;
+  return cannot_write(path, written.error());
 }
 
 }  // namespace
 
-std::string write_output(const std::string& path, const std::string& text) {
+Result<void> write_output(const std::string& path, const std::string& text) {
   if (path == "-") {
     std::fflush(stdout);
-    const std::string err = write_all(1, text);
-    return err.empty() ? "" : "cannot write to standard output: " + err;
+    const Result<void> written = write_all(1, text);
+    return written ? written : fail("cannot write to standard output: " + written.error());
   }
   struct stat link {}, target {}, out {};
   if (::lstat(path.c_str(), &link) != 0) return write_replacing(path, text, nullptr);
   const bool resolves = ::stat(path.c_str(), &target) == 0;
-  if (resolves && S_ISDIR(target.st_mode)) return "cannot write " + path + ": it is a directory";
+  if (resolves && S_ISDIR(target.st_mode)) return cannot_write(path, "it is a directory");
   // The file standard output already goes to (/dev/stdout, /proc/self/fd/1,
   // or its own name): append through fd 1 rather than truncate what is there.
   if (resolves && ::fstat(1, &out) == 0 && out.st_dev == target.st_dev && out.st_ino == target.st_ino) {
@@ -87,9 +92,9 @@ std::string write_output(const std::string& path, const std::string& text) {
 }
 
 int write_report(const char* option, const std::string& path, const std::string& text, int code) {
-  const std::string err = write_output(path, text);
-  if (err.empty()) return code;
-  std::fprintf(stderr, "wsstress: error: %s: %s\n", option, err.c_str());
+  const Result<void> written = write_output(path, text);
+  if (written) return code;
+  std::fprintf(stderr, "wsstress: error: %s: %s\n", option, written.error().c_str());
   return code == kOk ? kInternal : code;
 }
 
@@ -114,16 +119,13 @@ CLI::Validator output_path() {
 
 std::FILE* text_out() { return g_text != nullptr ? g_text : stdout; }
 
-bool claim_stdout(std::initializer_list<const std::string*> paths, std::string& error) {
+Result<void> claim_stdout(std::initializer_list<const std::string*> paths) {
   int dashes = 0;
   for (const std::string* p : paths) dashes += *p == "-";
-  if (dashes > 1) {
-    error = "only one output can be standard output ('-')";
-    return false;
-  }
+  if (dashes > 1) return fail("only one output can be standard output ('-')");
   if (dashes == 1) g_text = stderr;
   file_mode_mask();  // read the umask now, before any thread starts
-  return true;
+  return {};
 }
 
 }  // namespace wsstress::cli

@@ -15,18 +15,21 @@
 #include <initializer_list>
 #include <string>
 
+#include "wsstress/result.hpp"
+
 namespace wsstress::cli {
 
-// Writes `text` to `path` as above; returns an error message, or empty. A
-// failed write leaves no temporary file behind.
-std::string write_output(const std::string& path, const std::string& text);
+// Writes `text` to `path` as above. A failed write says why in one line and
+// leaves no temporary file behind.
+Result<void> write_output(const std::string& path, const std::string& text);
 
 // Writes a report after its run: a failure says on stderr what was not
 // written and keeps the run's own exit code `code` (a found hang stays 4); a
 // run that passed then exits kInternal. Returns the exit code to use.
 int write_report(const char* option, const std::string& path, const std::string& text, int code);
 
-// The option check for an output path (accepts "-").
+// The option check for an output path (accepts "-"). CLI11's validators
+// report a refusal as a non-empty string: that is its contract, not ours.
 CLI::Validator output_path();
 
 // Where the text report goes: stdout, or stderr when a report file is "-"
@@ -34,6 +37,6 @@ CLI::Validator output_path();
 std::FILE* text_out();
 // Called with a subcommand's output paths before it runs: if one is "-", the
 // text report moves to stderr; two "-" are an error.
-bool claim_stdout(std::initializer_list<const std::string*> paths, std::string& error);
+Result<void> claim_stdout(std::initializer_list<const std::string*> paths);
 
 }  // namespace wsstress::cli

@@ -108,9 +108,9 @@ std::string list_text() {
 }
 
 
-// The models and mutants asked for, as the searches to run; false with a
-// one-line error on a bad name.
-bool plan_searches(const RelacyOptions& o, std::vector<Planned>& plan, std::string& error) {
+// The models and mutants asked for, as the searches to run.
+Result<std::vector<Planned>> plan_searches(const RelacyOptions& o) {
+  std::vector<Planned> plan;
   std::vector<const rel::ModelInfo*> chosen;
   for (const rel::ModelInfo& m : rel::models()) {
     if (o.models.empty()) chosen.push_back(&m);
@@ -120,12 +120,10 @@ bool plan_searches(const RelacyOptions& o, std::vector<Planned>& plan, std::stri
     if (m == nullptr) {
       std::string names;
       for (const rel::ModelInfo& x : rel::models()) names += (names.empty() ? "" : ", ") + x.name;
-      error = "--model: unknown model '" + name + "' (models: " + names + ")";
-      return false;
+      return fail("--model: unknown model '" + name + "' (models: " + names + ")");
     }
     if (std::find(chosen.begin(), chosen.end(), m) != chosen.end()) {
-      error = "--model: '" + name + "' is given twice";
-      return false;
+      return fail("--model: '" + name + "' is given twice");
     }
     chosen.push_back(m);
   }
@@ -144,7 +142,7 @@ bool plan_searches(const RelacyOptions& o, std::vector<Planned>& plan, std::stri
       if (o.mutant == "all" || o.mutant == t.mutant) plan.push_back({m->name, t.mutant, t.expect_fail, t.note, s});
     }
   }
-  if (!plan.empty()) return true;
+  if (!plan.empty()) return plan;
   std::vector<std::string> modelled;
   for (const rel::ModelInfo& m : rel::models()) {
     for (const rel::Target& t : m.targets) {
@@ -153,8 +151,7 @@ bool plan_searches(const RelacyOptions& o, std::vector<Planned>& plan, std::stri
   }
   std::string which;
   for (const std::string& name : modelled) which += (which.empty() ? "" : ", ") + name;
-  error = "--mutant: no chosen model targets '" + o.mutant + "' (modelled mutants: " + which + ")";
-  return false;
+  return fail("--mutant: no chosen model targets '" + o.mutant + "' (modelled mutants: " + which + ")");
 }
 
 // One finished search, judged against the model table and the catalog.
@@ -249,9 +246,9 @@ static int relacy_command(const RelacyOptions& o) {
     std::fwrite(text.data(), 1, text.size(), text_out());
     return kOk;
   }
-  std::vector<Planned> plan;
-  std::string error;
-  if (!plan_searches(o, plan, error)) return usage_error(error);
+  const Result<std::vector<Planned>> planned = plan_searches(o);
+  if (!planned) return usage_error(planned.error());
+  const std::vector<Planned>& plan = *planned;
   std::vector<Judged> done;
   bool trace_unwritten = false;
   nlohmann::json runs = nlohmann::json::array(), failures = nlohmann::json::array();
@@ -263,8 +260,8 @@ static int relacy_command(const RelacyOptions& o) {
   rel::set_stop_check([] { return stress::StopSignals::requested() != 0; });
   for (const Planned& p : plan) {
     if (stress::StopSignals::requested() != 0) break;
-    auto r = rel::run_model(p.model, p.mutant, p.search, error);
-    if (!r) return usage_error(error);
+    Result<rel::ModelResult> r = rel::run_model(p.model, p.mutant, p.search);
+    if (!r) return usage_error(r.error());
     if (stress::StopSignals::requested() != 0) break;
     done.push_back(judge(p, std::move(*r)));
     const Judged& j = done.back();
@@ -273,8 +270,8 @@ static int relacy_command(const RelacyOptions& o) {
     print_judged(j, o);
     // --trace-out keeps the first failing execution's report (later ones are in --json).
     if (j.failed && !o.trace_out.empty() && failures.empty()) {
-      if (const std::string err = write_output(o.trace_out, j.r.trace); !err.empty()) {
-        std::fprintf(stderr, "wsstress: error: --trace-out: %s\n", err.c_str());  // the verdicts still stand
+      if (const Result<void> written = write_output(o.trace_out, j.r.trace); !written) {
+        std::fprintf(stderr, "wsstress: error: --trace-out: %s\n", written.error().c_str());  // the verdicts still stand
         trace_unwritten = true;
       } else {
         std::fprintf(text_out(), "the whole report of %s/%s is in %s\n", p.model.c_str(), p.mutant.c_str(),
@@ -317,7 +314,69 @@ static int relacy_command(const RelacyOptions& o) {
   return code;
 }
 
+namespace {
+
+// The matrix's Relacy column: what `wsstress relacy --mutant M --max-seconds B`
+// runs (every model that targets M; for the clean pool every model), judged
+// alike; the first failing search is the row's catch.
+stress::EngineResult relacy_row(const stress::MatrixSpec& spec, const stress::MutantInfo& m) {
+  RelacyOptions o;
+  if (m.name != "none") o.mutant = m.name;
+  o.time_limit = spec.budget_s;
+  const Result<std::vector<Planned>> plan = plan_searches(o);
+  if (!plan) return stress::engine_error(2, plan.error());
+  rel::set_stop_check([] { return stress::StopSignals::requested() != 0; });
+  std::vector<Judged> done;
+  stress::EngineResult row;
+  double elapsed = 0;
+  for (const Planned& p : *plan) {
+    if (stress::StopSignals::requested() != 0) break;
+    Result<rel::ModelResult> r = rel::run_model(p.model, p.mutant, p.search);
+    if (!r) return stress::engine_error(2, r.error());
+    if (stress::StopSignals::requested() != 0) break;
+    const Judged& j = done.emplace_back(judge(p, std::move(*r)));
+    elapsed += j.r.seconds;
+    row.runs += j.r.executions;
+    if (j.failed && !row.caught) {
+      row.caught = true;
+      row.outcome = j.r.relacy_result;
+      row.message = "model " + p.model + ": " + j.r.relacy_result + " in execution #" +
+                    std::to_string(j.r.executions) + " (" + search_text(p.search) + ")";
+      row.first_seed = j.r.executions;
+      row.at_seconds = elapsed;
+      row.replay = "wsstress relacy --model " + p.model + " --mutant " + p.mutant;
+    }
+  }
+  rel::set_stop_check(nullptr);
+  if (row.caught) return row;
+  std::string summary;
+  const int code = exit_code(o, done, summary);
+  row.outcome = code == kOk ? "pass" : "error (exit " + std::to_string(code) + ")";
+  if (code != kOk) row.message = summary;
+  return row;
+}
+
+}  // namespace
+
+stress::MatrixEngine relacy_matrix_engine() {
+  stress::MatrixEngine e;
+  e.run = [](const stress::MatrixSpec& spec, const stress::MutantInfo& m, const std::string&, const stress::Deliver&) {
+    return relacy_row(spec, m);
+  };
+  e.budgets = 6;  // one search per model that targets the mutant; the clean row runs all six models
+  return e;
+}
+
 #else
+
+stress::MatrixEngine relacy_matrix_engine() {
+  stress::MatrixEngine e;
+  e.run = [](const stress::MatrixSpec&, const stress::MutantInfo&, const std::string&, const stress::Deliver&) {
+    return stress::engine_error(3,
+                                "this build has no Relacy models (the asan, tsan and fuzz presets leave them out)");
+  };
+  return e;
+}
 
 static int relacy_command(const RelacyOptions&) {
   std::fprintf(stderr,
@@ -366,8 +425,7 @@ Subcommand add_relacy(CLI::App& parent) {
       "  wsstress relacy --model inject --mutant no_inject_fence_acq_rel --trace-out f.txt\n"
       "  wsstress relacy --mutant all --max-seconds 60   # every model against the mutants it targets");
   return {cmd, [a] {
-            std::string error;
-            if (!claim_stdout({&a->o.json_path, &a->o.trace_out}, error)) return usage_error(error);
+            if (auto ok = claim_stdout({&a->o.json_path, &a->o.trace_out}); !ok) return usage_error(ok.error());
             if (a->search_opt->count() > 0) a->o.search = a->search;
             if (a->bound_opt->count() > 0) a->o.bound = a->bound;
             if (a->iter_opt->count() > 0) a->o.iterations = a->iterations;

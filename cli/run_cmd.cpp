@@ -104,14 +104,12 @@ Subcommand add_run(CLI::App& parent) {
       "run", "seeded randomized schedules on real threads, with a hang watchdog; exit 0 pass, 1 bug, 4 hang");
   add_options(cmd, *o);
   return {cmd, [o] {
-            std::string error;
             auto& rs = o->campaign.run;
-            if (!o->seeds.resolve(o->campaign.seeds, o->campaign.shard, error)) return usage_error(error);
-            if (!claim_stdout({&o->json_path}, error)) return usage_error(error);
+            if (auto ok = o->seeds.resolve(o->campaign.seeds, o->campaign.shard); !ok) return usage_error(ok.error());
+            if (auto ok = claim_stdout({&o->json_path}); !ok) return usage_error(ok.error());
             if (o->input_opt->count() > 0) {
-              if (!read_input(o->input_path, rs.scenario, o->scenario_opt->count() > 0, rs.input, error)) {
-                return usage_error(error);
-              }
+              auto ok = read_input(o->input_path, rs.scenario, o->scenario_opt->count() > 0, rs.input);
+              if (!ok) return usage_error(ok.error());
               rs.input_path = o->input_path;
             }
             o->campaign.stop_on_failure = !o->keep_going;

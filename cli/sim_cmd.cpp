@@ -43,9 +43,8 @@ int emit_trace(const sim::Repro& r, bool text, const std::string& out_path, bool
     std::fwrite(t.data(), 1, t.size(), text_out());
   }
   if (!out_path.empty()) {
-    const std::string err = write_output(out_path, trace_perfetto(res));
-    if (!err.empty()) {
-      std::fprintf(stderr, "wsstress: error: --trace-out: %s\n", err.c_str());
+    if (const Result<void> written = write_output(out_path, trace_perfetto(res)); !written) {
+      std::fprintf(stderr, "wsstress: error: --trace-out: %s\n", written.error().c_str());
       return kInternal;
     }
     if (!quiet) std::fprintf(text_out(), "trace: %s (Chrome trace-event JSON; open it in ui.perfetto.dev)\n", out_path.c_str());
@@ -75,9 +74,8 @@ std::string write_failure(const SimOptions& o, const sim::SimFailure& f) {
     if (!o.quiet) print_shrink(s);
     repro = s.after;
   }
-  const std::string err = write_output(path, sim::write_repro(repro));
-  if (!err.empty()) {
-    std::fprintf(stderr, "wsstress: error: reproducer: %s\n", err.c_str());  // the failure's exit code stands
+  if (const Result<void> written = write_output(path, sim::write_repro(repro)); !written) {
+    std::fprintf(stderr, "wsstress: error: reproducer: %s\n", written.error().c_str());  // the failure's exit code stands
   } else if (!o.quiet) {
     const std::string t = sim_reproducer_text(path, repro);
     std::fwrite(t.data(), 1, t.size(), text_out());
@@ -122,10 +120,9 @@ int replay_command(const ReplayOptions& o) {
   }
   std::stringstream ss;
   ss << in.rdbuf();
-  std::string error;
-  std::optional<sim::Repro> r = sim::read_repro(ss.str(), error);
+  const Result<sim::Repro> r = sim::read_repro(ss.str());
   if (!r) {
-    std::fprintf(stderr, "wsstress: error: %s: %s\n", o.file.c_str(), error.c_str());
+    std::fprintf(stderr, "wsstress: error: %s: %s\n", o.file.c_str(), r.error().c_str());
     return kUsage;
   }
   sim::SimConfig cfg = r->config;
@@ -149,8 +146,8 @@ int replay_command(const ReplayOptions& o) {
   }
   bool unwritten = false;  // an output failed: said on stderr; the verdict below still stands
   if (!o.trace_out.empty()) {
-    if (const std::string err = write_output(o.trace_out, trace_perfetto(res)); !err.empty()) {
-      std::fprintf(stderr, "wsstress: error: --trace-out: %s\n", err.c_str());
+    if (const Result<void> written = write_output(o.trace_out, trace_perfetto(res)); !written) {
+      std::fprintf(stderr, "wsstress: error: --trace-out: %s\n", written.error().c_str());
       unwritten = true;
     } else {
       std::fprintf(text_out(), "trace: %s (Chrome trace-event JSON; open it in ui.perfetto.dev)\n", o.trace_out.c_str());
@@ -167,8 +164,8 @@ int replay_command(const ReplayOptions& o) {
     sim::ShrinkReport s = sim::shrink(*r);
     print_shrink(s);
     const std::string out = o.file + ".shrunk";
-    if (const std::string err = write_output(out, sim::write_repro(s.after)); !err.empty()) {
-      std::fprintf(stderr, "wsstress: error: --shrink: %s\n", err.c_str());
+    if (const Result<void> written = write_output(out, sim::write_repro(s.after)); !written) {
+      std::fprintf(stderr, "wsstress: error: --shrink: %s\n", written.error().c_str());
       unwritten = true;
     } else {
       std::fprintf(text_out(), "shrunk reproducer: %s\n", out.c_str());
@@ -215,11 +212,11 @@ void add_sim_options(CLI::App* cmd, SimOptions& o) {
 }
 
 // What CLI11 cannot check, and the texts turned into the campaign's settings.
-bool resolve(SimOptions& o, std::string& error) {
+Result<void> resolve(SimOptions& o) {
   auto& c = o.campaign.base;
-  if (!o.seeds.resolve(c.seeds, c.shard, error)) return false;
+  if (auto ok = o.seeds.resolve(c.seeds, c.shard); !ok) return ok;
   if (o.input_opt->count() > 0) {
-    if (!read_input(o.input_path, c.run.scenario, o.scenario_opt->count() > 0, c.run.input, error)) return false;
+    if (auto ok = read_input(o.input_path, c.run.scenario, o.scenario_opt->count() > 0, c.run.input); !ok) return ok;
     c.run.input_path = o.input_path;
   }
   c.stop_on_failure = !o.keep_going;
@@ -228,7 +225,7 @@ bool resolve(SimOptions& o, std::string& error) {
                  : o.strategy == "dfs" ? sim::StrategyKind::DFS
                                        : sim::StrategyKind::Random;
   cfg.memory = o.memory == "tso" ? sim::MemoryModel::TSO : sim::MemoryModel::SC;
-  return true;
+  return {};
 }
 
 }  // namespace
@@ -240,9 +237,10 @@ Subcommand add_sim(CLI::App& parent) {
              "4 hang (lost wake-up or livelock)");
   add_sim_options(cmd, *o);
   return {cmd, [o] {
-            std::string error;
-            if (!resolve(*o, error)) return usage_error(error);
-            if (!claim_stdout({&o->json_path, &o->repro_path, &o->trace_out}, error)) return usage_error(error);
+            if (auto ok = resolve(*o); !ok) return usage_error(ok.error());
+            if (auto ok = claim_stdout({&o->json_path, &o->repro_path, &o->trace_out}); !ok) {
+              return usage_error(ok.error());
+            }
             return sim_command(*o);
           }};
 }
@@ -257,8 +255,7 @@ Subcommand add_replay(CLI::App& parent) {
       ->check(output_path());
   cmd->add_flag("--shrink", o->shrink, "minimise it, writing FILE.shrunk");
   return {cmd, [o] {
-            std::string error;
-            if (!claim_stdout({&o->trace_out}, error)) return usage_error(error);
+            if (auto ok = claim_stdout({&o->trace_out}); !ok) return usage_error(ok.error());
             return replay_command(*o);
           }};
 }

@@ -18,20 +18,19 @@ namespace {
 
 void check_reproducer(const std::string& text) {
   using namespace wsstress;
-  std::string error;
-  const auto repro = sim::read_repro(text, error);
+  const auto repro = sim::read_repro(text);
   if (!repro) {
-    if (error.empty()) {
+    if (repro.error().empty()) {
       std::fprintf(stderr, "parser_fuzzer: read_repro refused an input without saying why\n");
       std::abort();
     }
     return;
   }
   const std::string written = sim::write_repro(*repro);
-  const auto again = sim::read_repro(written, error);
+  const auto again = sim::read_repro(written);
   if (!again || sim::write_repro(*again) != written) {
     std::fprintf(stderr, "parser_fuzzer: a parsed reproducer does not survive write and read: %s\n--\n%s--\n",
-                 error.c_str(), written.c_str());
+                 again ? "written differently" : again.error().c_str(), written.c_str());
     std::abort();
   }
 }

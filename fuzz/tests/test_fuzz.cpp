@@ -168,9 +168,8 @@ TEST(ScheduleInput, DecisionBytesSteerTheRunAndTheReproducerReplaysIt) {
   EXPECT_EQ(r0.trace_hash, r0b.trace_hash);
   EXPECT_NE(r0.trace_hash, r1.trace_hash);
   // Converted, written, read back and replayed: the same interleaving.
-  std::string error;
-  auto rep = sim::read_repro(sim::write_repro(sim::schedule_repro(in1, r1)), error);
-  ASSERT_TRUE(rep.has_value()) << error;
+  auto rep = sim::read_repro(sim::write_repro(sim::schedule_repro(in1, r1)));
+  ASSERT_TRUE(rep) << (rep ? "" : rep.error());
   const auto again = run(rep->spec, rep->config);
   EXPECT_TRUE(again.divergence.empty()) << again.divergence;
   EXPECT_EQ(again.trace_hash, r1.trace_hash);
@@ -182,9 +181,8 @@ TEST(ScheduleInput, ProgramInputsSurviveTheReproducerFile) {
   sim::Repro rep = sim::program_repro(b.data(), b.size(), "none", 2, found);
   EXPECT_FALSE(found);  // the clean pool passes
   rep.config.forced = {0};
-  std::string error;
-  auto back = sim::read_repro(sim::write_repro(rep), error);
-  ASSERT_TRUE(back.has_value()) << error;
+  auto back = sim::read_repro(sim::write_repro(rep));
+  ASSERT_TRUE(back) << (back ? "" : back.error());
   EXPECT_EQ(back->spec.scenario, "program");
   EXPECT_EQ(back->spec.input, std::string(reinterpret_cast<const char*>(b.data()), b.size()));
 }

@@ -215,34 +215,23 @@ void become_search_child(pid_t parent) noexcept {
 
 void set_stop_check(bool (*check)()) noexcept { g_stop_check.store(check); }
 
-std::optional<ModelResult> run_model(const std::string& model, const std::string& mutant, const SearchSpec& search,
-                                     std::string& error) {
-  const ModelInfo* info = find_model(model);
-  if (info == nullptr) {
-    error = "--model: unknown model '" + model + "'";
-    return std::nullopt;
-  }
-  if (find_entry(model, mutant) == nullptr) {
-    std::string targets;
-    for (const Target& t : info->targets) targets += (targets.empty() ? "" : ", ") + t.mutant;
-    error = "--mutant: model '" + model + "' does not target '" + mutant + "' (it targets: none, " + targets + ")";
-    return std::nullopt;
-  }
-  ModelResult res;
-  res.model = model;
-  res.mutant = mutant;
-  res.search = search;
+namespace {
+
+// A search running in a forked child, writing its encoded RawResult to `fd`.
+struct SearchChild {
+  pid_t pid = -1;
+  int fd = -1;
+};
+
+Result<SearchChild> fork_search(const std::string& model, const std::string& mutant, const SearchSpec& search) {
   int fds[2];
-  if (pipe(fds) != 0) {
-    error = std::string("pipe: ") + std::strerror(errno);
-    return std::nullopt;
-  }
-  const auto start = std::chrono::steady_clock::now();
+  if (pipe(fds) != 0) return fail(std::string("pipe: ") + std::strerror(errno));
   const pid_t parent = getpid();
-  pid_t pid = fork();
+  const pid_t pid = fork();
   if (pid < 0) {
-    error = std::string("fork: ") + std::strerror(errno);
-    return std::nullopt;
+    close(fds[0]);
+    close(fds[1]);
+    return fail(std::string("fork: ") + std::strerror(errno));
   }
   if (pid == 0) {
     become_search_child(parent);
@@ -257,56 +246,63 @@ std::optional<ModelResult> run_model(const std::string& model, const std::string
     _exit(0);
   }
   close(fds[1]);
-  // Read while waiting, so a large trace cannot fill the pipe and stall the child.
-  std::string text;
+  return SearchChild{pid, fds[0]};
+}
+
+// How the wait for a search child ended.
+enum class Ended { Exited, TimedOut, OutOfMemory };
+
+// Reads the child's report while waiting, so a large trace cannot fill the
+// pipe and stall it; kills it on a stop request, at the time limit, or above
+// the memory limit (the kernel's OOM killer would otherwise end it, or a
+// neighbour, with a bare signal 9). Reaps it and fills `status`.
+Ended collect(const SearchChild& child, const SearchSpec& search, std::chrono::steady_clock::time_point start,
+              std::string& text, int& status) {
   char buf[65536];
-  bool timed_out = false, out_of_memory = false;
-  int status = 0;
+  Ended ended = Ended::Exited;
   for (;;) {
     fd_set set;
     FD_ZERO(&set);
-    FD_SET(fds[0], &set);
+    FD_SET(child.fd, &set);
     timeval tv{0, 100000};
-    if (select(fds[0] + 1, &set, nullptr, nullptr, &tv) > 0) {
-      ssize_t n = read(fds[0], buf, sizeof buf);
+    if (select(child.fd + 1, &set, nullptr, nullptr, &tv) > 0) {
+      ssize_t n = read(child.fd, buf, sizeof buf);
       if (n > 0) {
         text.append(buf, static_cast<std::size_t>(n));
         continue;
       }
       if (n == 0) break;  // the child closed its end: it is exiting
     }
-    if (auto stop = g_stop_check.load(); stop != nullptr && stop()) {
-      kill(pid, SIGKILL);
-      timed_out = true;  // reported as stopped; the caller knows why and drops the result
-      break;
-    }
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (elapsed > search.max_seconds) {
-      kill(pid, SIGKILL);
-      timed_out = true;
-      break;
+    // A stop request is reported as a timeout; the caller knows why and drops the result.
+    if (auto stop = g_stop_check.load(); (stop != nullptr && stop()) || elapsed > search.max_seconds) {
+      ended = Ended::TimedOut;
+    } else if (resident_gib(child.pid) > search.max_gib) {
+      ended = Ended::OutOfMemory;
+    } else {
+      continue;
     }
-    // The kernel's OOM killer would otherwise end the child (or a neighbour) with a bare signal 9.
-    if (resident_gib(pid) > search.max_gib) {
-      kill(pid, SIGKILL);
-      out_of_memory = true;
-      break;
-    }
+    kill(child.pid, SIGKILL);
+    break;
   }
-  close(fds[0]);
-  waitpid(pid, &status, 0);
-  res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (timed_out) {
+  close(child.fd);
+  waitpid(child.pid, &status, 0);
+  return ended;
+}
+
+// The search's outcome from how it ended and what it wrote.
+void judge_search(Ended ended, int status, const std::string& text, ModelResult& res) {
+  if (ended == Ended::TimedOut) {
     res.outcome = Outcome::Timeout;
-    res.relacy_result = "stopped after " + std::to_string(static_cast<int>(search.max_seconds)) + " s";
-    return res;
+    res.relacy_result = "stopped after " + std::to_string(static_cast<int>(res.search.max_seconds)) + " s";
+    return;
   }
-  if (out_of_memory) {
+  if (ended == Ended::OutOfMemory) {
     res.outcome = Outcome::MemoryLimit;
     char text_gib[32];
-    std::snprintf(text_gib, sizeof text_gib, "%g", search.max_gib);
+    std::snprintf(text_gib, sizeof text_gib, "%g", res.search.max_gib);
     res.relacy_result = std::string("stopped at ") + text_gib + " GiB";
-    return res;
+    return;
   }
   RawResult raw;
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !decode(text, raw)) {
@@ -314,13 +310,37 @@ std::optional<ModelResult> run_model(const std::string& model, const std::string
     res.relacy_result = WIFSIGNALED(status) ? "the search crashed (signal " + std::to_string(WTERMSIG(status)) + ")"
                                             : "the search ended without a report";
     res.trace = text;
-    return res;
+    return;
   }
   res.outcome = raw.passed ? Outcome::Pass : Outcome::Fail;
   res.relacy_result = raw.relacy_result;
   res.executions = raw.executions;
-  res.exhaustive = raw.passed && search.kind != Search::Random;
+  res.exhaustive = raw.passed && res.search.kind != Search::Random;
   if (!raw.passed) res.trace = raw.output;
+}
+
+}  // namespace
+
+Result<ModelResult> run_model(const std::string& model, const std::string& mutant, const SearchSpec& search) {
+  const ModelInfo* info = find_model(model);
+  if (info == nullptr) return fail("--model: unknown model '" + model + "'");
+  if (find_entry(model, mutant) == nullptr) {
+    std::string targets;
+    for (const Target& t : info->targets) targets += (targets.empty() ? "" : ", ") + t.mutant;
+    return fail("--mutant: model '" + model + "' does not target '" + mutant + "' (it targets: none, " + targets + ")");
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const Result<SearchChild> child = fork_search(model, mutant, search);
+  if (!child) return fail(child.error());
+  std::string text;
+  int status = 0;
+  const Ended ended = collect(*child, search, start, text, status);
+  ModelResult res;
+  res.model = model;
+  res.mutant = mutant;
+  res.search = search;
+  res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  judge_search(ended, status, text, res);
   return res;
 }
 

@@ -49,22 +49,22 @@ TEST(RelacyTable, EveryModelHasACleanEntry) {
 }
 
 TEST(RelacyRun, BadNamesAreErrorsNotCrashes) {
-  std::string error;
-  EXPECT_FALSE(rel::run_model("nope", "none", {}, error).has_value());
-  EXPECT_NE(error.find("unknown model"), std::string::npos);
-  EXPECT_FALSE(rel::run_model("deque", "no_gate5", {}, error).has_value());
-  EXPECT_NE(error.find("does not target"), std::string::npos);
+  const auto unknown = rel::run_model("nope", "none", {});
+  ASSERT_FALSE(unknown);
+  EXPECT_NE(unknown.error().find("unknown model"), std::string::npos);
+  const auto untargeted = rel::run_model("deque", "no_gate5", {});
+  ASSERT_FALSE(untargeted);
+  EXPECT_NE(untargeted.error().find("does not target"), std::string::npos);
 }
 
 TEST(RelacyRun, TheDequeModelPassesCleanAndCatchesItsMutant) {
-  std::string error;
   rel::SearchSpec s{rel::Search::Random, 0, 2000, 60};
-  const auto clean = rel::run_model("deque", "none", s, error);
-  ASSERT_TRUE(clean.has_value()) << error;
+  const auto clean = rel::run_model("deque", "none", s);
+  ASSERT_TRUE(clean) << clean.error();
   EXPECT_EQ(clean->outcome, rel::Outcome::Pass) << clean->relacy_result;
   EXPECT_EQ(clean->executions, 2000u);
-  const auto bad = rel::run_model("deque", "deque_pop_no_fence", s, error);
-  ASSERT_TRUE(bad.has_value()) << error;
+  const auto bad = rel::run_model("deque", "deque_pop_no_fence", s);
+  ASSERT_TRUE(bad) << bad.error();
   EXPECT_EQ(bad->outcome, rel::Outcome::Fail);
   EXPECT_EQ(bad->relacy_result, "DATA RACE");
   EXPECT_NE(bad->trace.find("deque.hpp"), std::string::npos) << "the trace names the pool's source";

@@ -1,15 +1,15 @@
-// run_matrix: one child `wsstress` (run, sim, relacy or fuzz, by engine) per
-// mutant, its JSON report and exit status turned into a row and judged
-// against the catalog. A child sweeps seeds from 0 until the first failure or
-// until its time budget runs out.
+// run_matrix: one forked child per mutant, in which the engine runs through
+// its library API (MatrixEngine) and leaves a typed EngineResult in a file;
+// the child's end (a result, a signal, the backstop's kill) becomes a row,
+// judged against the catalog. An engine sweeps seeds from 0 until the first
+// failure or until its time budget runs out.
 #include "wsstress/stress/matrix.hpp"
 
 #include "wsstress/stress/sweep.hpp"
 
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,61 +19,23 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <thread>
 
-extern char** environ;
-
 namespace wsstress::stress {
-namespace {
 
-std::string fmt(double v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%g", v);
-  return b;
-}
+// The child's result crosses the process boundary as JSON of the typed
+// struct, written and read only here.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(EngineResult, caught, outcome, message, first_seed, runs, at_seconds, replay)
+
+namespace {
 
 std::string slurp(const std::string& path) {
   std::ifstream f(path);
   std::stringstream ss;
   ss << f.rdbuf();
   return ss.str();
-}
-
-// The child's command line for one mutant under the spec's engine.
-std::vector<std::string> child_args(const MatrixSpec& spec, const MutantInfo& m, const std::string& dir,
-                                    const std::string& json) {
-  if (spec.engine == "relacy") {
-    // Every model that targets the mutant, each with its own search; the
-    // budget is each search's time limit.
-    std::vector<std::string> args = {spec.self, "relacy", "--mutant", m.name, "--max-seconds", fmt(spec.budget_s),
-                                     "--json", json, "--quiet"};
-    if (m.name == "none") args.erase(args.begin() + 2, args.begin() + 4);  // every model, clean
-    return args;
-  }
-  if (spec.engine == "stress") {
-    return {spec.self, "run", "--scenario", m.scenario, "--mutant", m.name, "--seeds", "0..1000000000",
-            "--max-seconds", fmt(spec.budget_s), "--hang-timeout", fmt(spec.hang_timeout_s), "--threads",
-            std::to_string(spec.base.threads), "--pools", std::to_string(spec.base.pools), "--iterations",
-            std::to_string(spec.base.iterations), "--noise", std::to_string(spec.base.noise), "--json", json,
-            "--quiet"};
-  }
-  if (spec.engine == "fuzz-program" || spec.engine == "fuzz-schedule") {
-    // A fuzz target for the budget, from its seed corpus, with a fixed
-    // libFuzzer seed so a row can be measured again.
-    return {spec.self, "fuzz", "--target", spec.engine.substr(5), "--mutant", m.name, "--max-seconds", fmt(spec.budget_s),
-            "--hang-timeout", fmt(spec.hang_timeout_s), "--fuzzer-seed", "1", "--out", dir + "/" + m.name + "-fuzz",
-            "--json", json, "--quiet"};
-  }
-  // sim-random: the simulator's uniform random walk (SC), the baseline the
-  // fuzz columns are measured against. sim-sc / sim-tso: the simulator with
-  // PCT (it finds the deep orderings lost wake-ups need much sooner than a
-  // uniform random walk), under the given memory model.
-  return {spec.self, "sim", "--scenario", m.scenario, "--mutant", m.name, "--seeds", "0..1000000000",
-          "--max-seconds", fmt(spec.budget_s), "--memory", spec.engine == "sim-tso" ? "tso" : "sc", "--strategy",
-          spec.engine == "sim-random" ? "random" : "pct", "--threads", std::to_string(spec.base.threads), "--pools",
-          std::to_string(spec.base.pools), "--iterations", std::to_string(spec.sim_iterations), "--json", json,
-          "--repro", dir + "/" + m.name + ".repro", "--quiet"};
 }
 
 struct ChildEnd {
@@ -83,39 +45,52 @@ struct ChildEnd {
   double seconds = 0;
 };
 
-// Runs the child (stdout to /dev/null, stderr to `err`) until it ends, or
-// kills it at `limit` seconds.
-ChildEnd run_child(std::vector<std::string> args, const std::string& err, double limit) {
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  // A process group of its own, so a signal we pass on reaches the child's
-  // own children too (a Relacy search, a fuzzer) and arrives once.
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-  posix_spawnattr_setpgroup(&attr, 0);
+// The child's side: its own process group (so a signal passed on, or the
+// backstop's kill, reaches what it starts too: a Relacy search, a fuzzer),
+// stdout to /dev/null and stderr to `err` (a crash's last words), then the
+// engine; its result goes to `result` and the process ends.
+[[noreturn]] void be_child(const MatrixSpec& spec, const MatrixEngine& engine, const MutantInfo& m,
+                           const std::string& dir, const std::string& result, const std::string& err) {
+  setpgid(0, 0);
+  const int out = open("/dev/null", O_WRONLY);
+  const int errfd = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (out >= 0) dup2(out, 1);
+  if (errfd >= 0) dup2(errfd, 2);
+  const Deliver deliver = [&result](const EngineResult& r) {
+    std::ofstream(result) << nlohmann::json(r).dump();
+    std::fflush(nullptr);
+    std::_Exit(0);
+  };
+  try {
+    deliver(engine.run(spec, m, dir, deliver));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "wsstress: error: %s\n", e.what());
+  }
+  std::fflush(nullptr);
+  std::_Exit(3);
+}
+
+// Forks the child for one row and waits until it ends, or kills it at
+// `limit` seconds; a stop signal is passed on to it, with a few seconds to
+// report what it ran before the backstop.
+ChildEnd run_child(const MatrixSpec& spec, const MatrixEngine& engine, const MutantInfo& m, const std::string& dir,
+                   const std::string& result, const std::string& err, double limit) {
+  std::fflush(nullptr);  // nothing buffered is written twice
   const auto start = std::chrono::steady_clock::now();
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, args[0].c_str(), &fa, &attr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  posix_spawnattr_destroy(&attr);
-  if (rc != 0) throw std::runtime_error("cannot run " + args[0]);
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("cannot fork a matrix child");
+  if (pid == 0) be_child(spec, engine, m, dir, result, err);
+  setpgid(pid, pid);  // as the child does: whichever runs first, the group exists before a kill
   ChildEnd end;
   for (;;) {
     if (waitpid(pid, &end.status, WNOHANG) == pid) break;
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (const int sig = StopSignals::requested(); sig != 0 && end.stopped_by_signal == 0) {
-      // Asked to stop: so is the child (it reports what it ran), with a
-      // few seconds before the backstop below kills it.
       kill(-pid, sig);
       end.stopped_by_signal = sig;
-      limit = std::min(limit, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() + 5);
+      limit = std::min(limit, elapsed + 5);
     }
-    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > limit) {
+    if (elapsed > limit) {
       kill(-pid, SIGKILL);
       waitpid(pid, &end.status, 0);
       end.killed = true;
@@ -147,20 +122,21 @@ void read_crash(const std::string& e, MatrixRow& row) {
   }
 }
 
-// The row from how the child ended and the report it wrote (every engine's
-// JSON report has `runs` and `failures` with the same fields).
-void read_outcome(const MatrixSpec& spec, const MutantInfo& m, const ChildEnd& end, const std::string& json,
-                  const std::string& err, MatrixRow& row) {
-  row.seconds = end.seconds;
-  nlohmann::json j;
+// The child's result, if it left one.
+std::optional<EngineResult> read_result(const std::string& path) {
   try {
-    const std::string text = slurp(json);
-    if (!text.empty()) j = nlohmann::json::parse(text);
+    const std::string text = slurp(path);
+    if (!text.empty()) return nlohmann::json::parse(text).get<EngineResult>();
   } catch (const std::exception&) {
-    j = nlohmann::json();
   }
-  const bool have_json = j.is_object();
-  if (have_json) row.runs = j.value("runs", 0ull);
+  return std::nullopt;
+}
+
+// The row from how the child ended and the result it left.
+void read_outcome(const ChildEnd& end, const std::string& result, const std::string& err, MatrixRow& row) {
+  row.seconds = end.seconds;
+  const std::optional<EngineResult> r = end.killed ? std::nullopt : read_result(result);
+  if (r) row.runs = r->runs;
   if (end.killed) {
     row.caught = true;
     row.outcome = "hang (killed)";
@@ -168,31 +144,13 @@ void read_outcome(const MatrixSpec& spec, const MutantInfo& m, const ChildEnd& e
     row.caught = true;
     row.outcome = "crash (signal " + std::to_string(WTERMSIG(end.status)) + ")";
     read_crash(slurp(err), row);
-  } else if (WIFEXITED(end.status) && have_json && j.contains("failures") && !j["failures"].empty()) {
-    const auto& f = j["failures"][0];
-    row.caught = true;
-    row.outcome = f.value("verdict", "bug");
-    row.message = f.value("message", "");
-    row.first_seed = f.value("seed", 0ull);
-    row.replay = f.value("replay", "");
-    if (spec.engine == "sim-sc" || spec.engine == "sim-tso" || spec.engine == "sim-random") {
-      // The simulator's seed is the whole interleaving: rerunning it is the replay.
-      row.replay = "wsstress sim --scenario " + m.scenario + " --mutant " + m.name + " --seed " +
-                   std::to_string(row.first_seed) + " --memory " + (spec.engine == "sim-tso" ? "tso" : "sc") +
-                   " --strategy " + (spec.engine == "sim-random" ? "random" : "pct") + " --threads " +
-                   std::to_string(spec.base.threads) + " --pools " + std::to_string(spec.base.pools) +
-                   " --iterations " + std::to_string(spec.sim_iterations) + " --trace";
-    }
-    row.seconds = f.value("at_seconds", row.seconds);
-    if (spec.engine.rfind("fuzz-", 0) == 0) {
-      row.runs = f.value("executions", row.runs);
-      row.replay = "wsstress fuzz --target " + spec.engine.substr(5) + " --mutant " + m.name + " --fuzzer-seed 1 --max-seconds " +
-                   fmt(spec.budget_s) + " (reproducer not kept)";
-    }
-  } else if (WIFEXITED(end.status) && WEXITSTATUS(end.status) == 0) {
-    row.outcome = "pass";
-  } else if (WIFEXITED(end.status) && WEXITSTATUS(end.status) == 5) {
-    row.outcome = "empty (no seed ran)";  // the CLI's exit code for a sweep that tested nothing
+  } else if (r) {
+    row.caught = r->caught;
+    row.outcome = r->outcome;
+    row.message = r->message;
+    row.first_seed = r->first_seed;
+    row.replay = r->replay;
+    if (r->caught && r->at_seconds >= 0) row.seconds = r->at_seconds;
   } else {
     row.outcome = "error (exit " + std::to_string(WIFEXITED(end.status) ? WEXITSTATUS(end.status) : -1) + ")";
     const std::string e = slurp(err);
@@ -228,7 +186,8 @@ void judge(const MatrixSpec& spec, const MutantInfo& m, MatrixRow& row) {
 
 }  // namespace
 
-MatrixReport run_matrix(const MatrixSpec& spec, const std::function<void(const MatrixRow&)>& on_row) {
+MatrixReport run_matrix(const MatrixSpec& spec, const MatrixEngine& engine,
+                        const std::function<void(const MatrixRow&)>& on_row) {
   MatrixReport report;
   report.spec = spec;
   const auto t0 = std::chrono::steady_clock::now();
@@ -236,13 +195,8 @@ MatrixReport run_matrix(const MatrixSpec& spec, const std::function<void(const M
   const char* made = mkdtemp(dir_template);
   if (made == nullptr) throw std::runtime_error("cannot create a temporary directory in /tmp");
   const std::string dir = made;
-  // The child stops itself at its budget; this is the backstop. Relacy runs
-  // one search per model that targets the mutant, each with the budget as
-  // its time limit, and the clean row runs all six models. A fuzz child
-  // converts its finding after the budget (up to 200 simulator runs for a
-  // program).
-  const double limit = (spec.engine == "relacy" ? 6 : 1) * spec.budget_s + spec.hang_timeout_s +
-                       (spec.engine.rfind("fuzz-", 0) == 0 ? 150 : 30);
+  // The child stops itself at its budget; this is the backstop.
+  const double limit = engine.budgets * spec.budget_s + spec.hang_timeout_s + engine.slack_s;
   for (const MutantInfo& m : mutant_catalog()) {
     if (!spec.only.empty() && std::find(spec.only.begin(), spec.only.end(), m.name) == spec.only.end()) continue;
     if ((report.stopped_by_signal = StopSignals::requested()) != 0) break;
@@ -253,18 +207,16 @@ MatrixReport run_matrix(const MatrixSpec& spec, const std::function<void(const M
     if (spec.engine == "relacy" && m.relacy_expect == Expect::Cannot) {
       row.outcome = "not modelled";  // no Relacy model targets this mutant: nothing to run
     } else {
-      const std::string json = dir + "/" + m.name + ".json", err = dir + "/" + m.name + ".err";
-      std::remove(json.c_str());
-      const ChildEnd end = run_child(child_args(spec, m, dir, json), err, limit);
+      const std::string result = dir + "/" + m.name + ".result", err = dir + "/" + m.name + ".err";
+      const ChildEnd end = run_child(spec, engine, m, dir, result, err, limit);
       if (end.stopped_by_signal != 0) {  // an unfinished row is not a result
         report.stopped_by_signal = end.stopped_by_signal;
         break;
       }
-      read_outcome(spec, m, end, json, err, row);
+      read_outcome(end, result, err, row);
       judge(spec, m, row);
-      std::remove(json.c_str());
+      std::remove(result.c_str());
       std::remove(err.c_str());
-      std::remove((dir + "/" + m.name + ".repro").c_str());
     }
     report.rows.push_back(row);
     if (on_row) on_row(row);

@@ -6,6 +6,8 @@
 // pool passes), and reproducers round-trip and reject bad input.
 #include <gtest/gtest.h>
 
+#include <array>
+#include <memory>
 #include <new>
 
 #include "wsstress/sim/engine.hpp"
@@ -235,6 +237,36 @@ TEST(Detection, AnOperationOnADestroyedObjectIsAUseAfterFree) {
   expect_use_after_free(use_after_destroy<sim::SimCondVar>([](auto& cv) { cv.notify_one(); }), "notify");
 }
 
+// An object may also be freed while its user is at the operation's
+// scheduling point, after the entry check: the notifier marks that it has
+// passed the check, and the other fiber destroys the condition variable only
+// after that, so only the check when the notifier gets the processor back can
+// see it. DFS tries every interleaving; one of them frees it at that point.
+TEST(Detection, AnObjectFreedAtItsSchedulingPointIsAUseAfterFree) {
+  const sim::DfsReport report = sim::dfs_explore(
+      [](const SimConfig& config) {
+        return sim::simulate(config, [] {
+          auto buf = std::make_shared<std::array<unsigned char, sizeof(sim::SimCondVar)>>();
+          auto* cv = new (buf->data()) sim::SimCondVar();
+          auto entered = std::make_shared<bool>(false);
+          sim::detail::spawn("notifier", [buf, cv, entered] {
+            *entered = true;  // no scheduling point between this and notify's entry check
+            cv->notify_one();
+          });
+          sim::detail::spawn("destroyer", [buf, cv, entered] {
+            while (!*entered) sim::SimPlatform::yield_now();
+            cv->~SimCondVar();
+            asm volatile("" : : "r"(buf->data()) : "memory");
+          });
+          return stress::Verdict{};
+        });
+      },
+      SimConfig{}, 10'000, 0);
+  ASSERT_TRUE(report.failure.has_value()) << "no interleaving freed the condvar at its point (" << report.executions
+                                          << " executions)";
+  expect_use_after_free(*report.failure, "notify");
+}
+
 // rayon-core 1.10.1's ScopeLatch::set (the mutant) notifies the scope owner's
 // registry without holding it: on this PCT seed (found by a sweep, the first
 // failing one of 0..100000 in SC) the owner's pool is freed while a worker of
@@ -266,6 +298,12 @@ TEST(Detection, CleanPoolPassesTheScopeLatchSeed) {
   EXPECT_EQ(r.verdict.kind, stress::VerdictKind::Pass) << r.verdict.message;
 }
 
+// read_repro's one-line refusal, or "" when it accepts the text.
+std::string refusal(const std::string& text) {
+  auto r = sim::read_repro(text);
+  return r ? "" : r.error();
+}
+
 TEST(Repro, RoundTripsAndReplaysExactly) {
   stress::RunSpec s = small("inject");
   SimConfig c;
@@ -274,9 +312,8 @@ TEST(Repro, RoundTripsAndReplaysExactly) {
   sim::SimResult r = sim::find_sim_runner("none")(s, c);
   sim::Repro repro{s, c, "pass", "", r.trace_hash};
   repro.config.forced = r.schedule;
-  std::string error;
-  auto back = sim::read_repro(sim::write_repro(repro), error);
-  ASSERT_TRUE(back.has_value()) << error;
+  auto back = sim::read_repro(sim::write_repro(repro));
+  ASSERT_TRUE(back) << (back ? "" : back.error());
   EXPECT_EQ(back->config.forced, r.schedule);
   EXPECT_EQ(back->trace_hash, r.trace_hash);
   sim::SimResult again = sim::find_sim_runner("none")(back->spec, back->config);
@@ -286,23 +323,29 @@ TEST(Repro, RoundTripsAndReplaysExactly) {
 
 TEST(Repro, BadFilesGetOneLineErrors) {
   std::string error;
-  EXPECT_FALSE(sim::read_repro("hello\n", error));
+  error = refusal("hello\n");
+  EXPECT_FALSE(error.empty());
   EXPECT_NE(error.find("not a wsstress reproducer"), std::string::npos);
-  EXPECT_FALSE(sim::read_repro("wsstress-repro 7\nscenario join\n", error));
+  error = refusal("wsstress-repro 7\nscenario join\n");
+  EXPECT_FALSE(error.empty());
   EXPECT_NE(error.find("version '7'"), std::string::npos);
   const std::string good =
       "wsstress-repro 1\nscenario join\nmutant none\nthreads 2\npools 2\niterations 1\nseed 1\nstrategy random\n"
       "memory sc\npct-depth 3\npreemption-bound 2\nstep-budget 100000\nschedule 0 0 4\n";
-  EXPECT_TRUE(sim::read_repro(good, error)) << error;
-  EXPECT_FALSE(sim::read_repro(good.substr(0, good.find("schedule")), error));
+  error = refusal(good);
+  EXPECT_TRUE(error.empty()) << error;
+  error = refusal(good.substr(0, good.find("schedule")));
+  EXPECT_FALSE(error.empty());
   EXPECT_NE(error.find("missing 'schedule'"), std::string::npos);
   std::string bad = good;
   bad.replace(bad.find("join"), 4, "juggle");
-  EXPECT_FALSE(sim::read_repro(bad, error));
+  error = refusal(bad);
+  EXPECT_FALSE(error.empty());
   EXPECT_NE(error.find("unknown scenario 'juggle'"), std::string::npos);
   bad = good;
   bad.replace(bad.find("mutant none"), 11, "mutant zap");
-  EXPECT_FALSE(sim::read_repro(bad, error));
+  error = refusal(bad);
+  EXPECT_FALSE(error.empty());
   EXPECT_NE(error.find("unknown mutant 'zap'"), std::string::npos);
 }
 
@@ -315,32 +358,40 @@ TEST(Repro, TruncatedEditedOrMalformedFilesAreRefused) {
   repro.config.forced = {0, 4, 4, 0, 8, 4};
   const std::string good = sim::write_repro(repro);
   std::string error;
-  ASSERT_TRUE(sim::read_repro(good, error)) << error;
+  error = refusal(good);
+  ASSERT_TRUE(error.empty()) << error;
   EXPECT_NE(good.find("\ndecisions 6\n"), std::string::npos);
   // Cut inside the schedule, with and without its end line.
   const std::string cut = good.substr(0, good.find(" 8 4"));
-  EXPECT_FALSE(sim::read_repro(cut + "\n", error));
+  error = refusal(cut + "\n");
+  EXPECT_FALSE(error.empty());
   EXPECT_NE(error.find("truncated"), std::string::npos) << error;
   // Text after the end line.
-  EXPECT_FALSE(sim::read_repro(good + "schedule 0\n", error));
+  error = refusal(good + "schedule 0\n");
+  EXPECT_FALSE(error.empty());
   EXPECT_NE(error.find("after its end line"), std::string::npos) << error;
   // A decision changed: the checksum no longer matches.
   std::string edited = good;
   edited.replace(edited.find("schedule 0 4"), 12, "schedule 0 8");
-  EXPECT_FALSE(sim::read_repro(edited, error));
+  error = refusal(edited);
+  EXPECT_FALSE(error.empty());
   EXPECT_NE(error.find("checksum"), std::string::npos) << error;
   // Malformed trace hashes, in a file without a checksum.
   const std::string old_format =
       "wsstress-repro 1\nscenario join\nmutant none\nthreads 2\npools 2\niterations 1\nseed 1\nstrategy random\n"
       "memory sc\npct-depth 3\npreemption-bound 2\nstep-budget 100000\nschedule 0 0 4\n";
-  EXPECT_TRUE(sim::read_repro(old_format, error)) << error;
+  error = refusal(old_format);
+  EXPECT_TRUE(error.empty()) << error;
   for (const char* hash : {"", "zz", "12345678901234567", "-1", "0x10"}) {
-    EXPECT_FALSE(sim::read_repro(old_format + "trace-hash " + hash + "\n", error)) << hash;
+    error = refusal(old_format + "trace-hash " + hash + "\n");
+    EXPECT_FALSE(error.empty()) << hash;
     EXPECT_NE(error.find("trace-hash"), std::string::npos) << error;
   }
-  EXPECT_TRUE(sim::read_repro(old_format + "trace-hash 00000000000000ff\n", error)) << error;
+  error = refusal(old_format + "trace-hash 00000000000000ff\n");
+  EXPECT_TRUE(error.empty()) << error;
   // A field given twice is refused by name, not read as whichever came last.
-  EXPECT_FALSE(sim::read_repro(old_format + "seed 2\n", error));
+  error = refusal(old_format + "seed 2\n");
+  EXPECT_FALSE(error.empty());
   EXPECT_NE(error.find("the field 'seed' twice"), std::string::npos) << error;
 }
 
@@ -351,9 +402,8 @@ TEST(Repro, ControlCharactersInTheMessageBecomeSpaces) {
   sim::Repro repro{small("join"), SimConfig{}, "bug", "first line\nsecond\rthird", 0x1ull};
   repro.config.forced = {0, 4};
   const std::string text = sim::write_repro(repro);
-  std::string error;
-  auto back = sim::read_repro(text, error);
-  ASSERT_TRUE(back.has_value()) << error;
+  auto back = sim::read_repro(text);
+  ASSERT_TRUE(back) << (back ? "" : back.error());
   EXPECT_EQ(back->message, "first line second third");
   EXPECT_EQ(sim::write_repro(*back), text);
 }
@@ -366,9 +416,8 @@ TEST(Repro, CrlfLineEndsReadAsLf) {
   const std::string good = sim::write_repro(repro);
   std::string crlf;
   for (char c : good) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
-  std::string error;
-  auto back = sim::read_repro(crlf, error);
-  ASSERT_TRUE(back.has_value()) << error;
+  auto back = sim::read_repro(crlf);
+  ASSERT_TRUE(back) << (back ? "" : back.error());
   EXPECT_EQ(back->config.forced, repro.config.forced);
   EXPECT_EQ(back->trace_hash, repro.trace_hash);
 }

@@ -3,6 +3,7 @@
 // seed range exactly, and replay commands carry every knob.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "wsstress/stress/campaign.hpp"
@@ -48,8 +49,9 @@ TEST(Runner, EveryCatalogMutantHasARunner) {
   EXPECT_EQ(find_runner("bogus"), nullptr);
 }
 
-// The catalog tells the story of exactly the policies of pool/mutant_list.hpp,
-// in its order (the matrix's rows follow the catalog).
+// The catalog and the policy types come from the one list (pool/mutants.hpp),
+// in its order, the clean pool first (the matrix's rows follow the catalog),
+// and every policy has a simulator runner.
 TEST(Runner, TheCatalogListsExactlyTheMutantList) {
   namespace pm = wsstress::pool::mutants;
   std::vector<std::string> listed(std::begin(pm::kPolicyNames), std::end(pm::kPolicyNames));
@@ -58,6 +60,27 @@ TEST(Runner, TheCatalogListsExactlyTheMutantList) {
   EXPECT_EQ(catalog, listed);
   EXPECT_EQ(listed.front(), "none");
   for (const std::string& name : listed) EXPECT_NE(wsstress::sim::find_sim_runner(name), nullptr) << name;
+}
+
+// Every record of the list says what a reader of the matrix needs: where the
+// bug comes from, what goes wrong, a scenario that exists, what real threads
+// can do with it; harmless policies are expected to pass on every engine and
+// only they.
+TEST(Runner, EveryCatalogRecordIsComplete) {
+  const auto scenarios = scenario_names();
+  for (const MutantInfo& m : mutant_catalog()) {
+    EXPECT_FALSE(m.history.empty()) << m.name;
+    EXPECT_FALSE(m.failure.empty()) << m.name;
+    EXPECT_FALSE(m.stress.empty()) << m.name;
+    EXPECT_NE(std::find(scenarios.begin(), scenarios.end(), m.scenario), scenarios.end()) << m.name;
+    const bool harmless = m.name == "none" || m.negative_control;
+    EXPECT_EQ(m.stress_expect == Expect::Pass, harmless) << m.name;
+    if (harmless) {
+      EXPECT_EQ(m.sim_sc_expect, Expect::Pass) << m.name;
+      EXPECT_EQ(m.sim_tso_expect, Expect::Pass) << m.name;
+      EXPECT_TRUE(m.relacy_expect == Expect::Pass || m.relacy_expect == Expect::Cannot) << m.name;
+    }
+  }
 }
 
 // One classifier for every engine's verdict (issue #15 point 4).

@@ -50,74 +50,67 @@ std::string one_line(std::string text) {
 
 // The header line, then `key value` lines up to the `end` line, whose
 // checksum must match; nothing may follow it.
-bool read_fields(const std::string& text, Fields& fields, std::string& error) {
+Result<Fields> read_fields(const std::string& text) {
+  Fields fields;
   std::istringstream in(text);
   std::string line;
   if (!std::getline(in, line) || line.rfind("wsstress-repro ", 0) != 0) {
-    error = "not a wsstress reproducer (its first line must be 'wsstress-repro 1')";
-    return false;
+    return fail("not a wsstress reproducer (its first line must be 'wsstress-repro 1')");
   }
   if (line != "wsstress-repro 1") {
-    error = "reproducer version '" + line.substr(15) + "' is not supported (this wsstress reads version 1)";
-    return false;
+    return fail("reproducer version '" + line.substr(15) + "' is not supported (this wsstress reads version 1)");
   }
   std::size_t consumed = line.size() + 1;
   while (std::getline(in, line)) {
     if (line.rfind("end ", 0) == 0) {
       std::uint64_t sum = 0;
       if (!to_u64(line.substr(4), sum, 16) || sum != fnv1a(text.substr(0, consumed))) {
-        error = "reproducer checksum does not match its contents (edited or damaged?)";
-        return false;
+        return fail("reproducer checksum does not match its contents (edited or damaged?)");
       }
       fields["end"] = line.substr(4);
       const std::size_t after = consumed + line.size() + 1;
       if (after < text.size() && text.find_first_not_of("\n", after) != std::string::npos) {
-        error = "reproducer has text after its end line";
-        return false;
+        return fail("reproducer has text after its end line");
       }
-      return true;
+      return fields;
     }
     consumed += line.size() + 1;
     if (line.empty()) continue;
     const auto sp = line.find(' ');
     const std::string key = line.substr(0, sp);
     if (fields.count(key)) {
-      error = "reproducer has the field '" + key + "' twice";
-      return false;
+      return fail("reproducer has the field '" + key + "' twice");
     }
     fields[key] = sp == std::string::npos ? "" : line.substr(sp + 1);
   }
   if (fields.count("decisions")) {
-    error = "reproducer has no end line (truncated?)";
-    return false;
+    return fail("reproducer has no end line (truncated?)");
   }
-  return true;
+  return fields;
 }
 
 // The program and the knobs.
-bool read_run(Fields& fields, Repro& r, std::string& error) {
+Result<void> read_run(Fields& fields, Repro& r) {
   for (const char* k : {"scenario", "mutant", "threads", "pools", "iterations", "seed", "strategy", "memory",
                         "pct-depth", "preemption-bound", "step-budget", "schedule"}) {
     if (!fields.count(k)) {
-      error = std::string("reproducer is missing '") + k + "' (truncated?)";
-      return false;
+      return fail(std::string("reproducer is missing '") + k + "' (truncated?)");
     }
   }
   r.spec.scenario = fields["scenario"];
   const auto& names = stress::scenario_names();
   if (std::find(names.begin(), names.end(), r.spec.scenario) == names.end()) {
-    error = "reproducer names an unknown scenario '" + r.spec.scenario + "'";
-    return false;
+    return fail("reproducer names an unknown scenario '" + r.spec.scenario + "'");
   }
   r.spec.mutant = fields["mutant"];
   if (stress::find_mutant(r.spec.mutant) == nullptr) {
-    error = "reproducer names an unknown mutant '" + r.spec.mutant + "'";
-    return false;
+    return fail("reproducer names an unknown mutant '" + r.spec.mutant + "'");
   }
+  const char* bad = nullptr;  // the first field out of its range
   auto num = [&](const char* key, std::uint64_t lo, std::uint64_t hi, std::uint64_t& out) {
     std::uint64_t v = 0;
     if (!to_u64(fields[key], v) || v < lo || v > hi) {
-      error = std::string("reproducer field '") + key + "' has a bad value '" + fields[key] + "'";
+      bad = key;
       return false;
     }
     out = v;
@@ -127,7 +120,7 @@ bool read_run(Fields& fields, Repro& r, std::string& error) {
   if (!num("threads", 1, 256, threads) || !num("pools", 1, 8, pools) || !num("iterations", 1, 1000000, iterations) ||
       !num("seed", 0, UINT64_MAX, r.config.seed) || !num("pct-depth", 1, 64, depth) ||
       !num("preemption-bound", 0, 64, bound) || !num("step-budget", 1, UINT64_MAX, budget)) {
-    return false;
+    return fail(std::string("reproducer field '") + bad + "' has a bad value '" + fields[bad] + "'");
   }
   r.spec.threads = threads;
   r.spec.pools = pools;
@@ -141,49 +134,43 @@ bool read_run(Fields& fields, Repro& r, std::string& error) {
   else if (st == "dfs") r.config.strategy = StrategyKind::DFS;
   else if (st == "fuzz") r.config.strategy = StrategyKind::Fuzz;  // its schedule holds every decision
   else {
-    error = "reproducer names an unknown strategy '" + st + "'";
-    return false;
+    return fail("reproducer names an unknown strategy '" + st + "'");
   }
   const std::string& mem = fields["memory"];
   if (mem != "sc" && mem != "tso") {
-    error = "reproducer names an unknown memory model '" + mem + "'";
-    return false;
+    return fail("reproducer names an unknown memory model '" + mem + "'");
   }
   r.config.memory = mem == "tso" ? MemoryModel::TSO : MemoryModel::SC;
-  return true;
+  return {};
 }
 
 // The schedule (as many decisions as the file says it has) and the input.
-bool read_decisions(Fields& fields, Repro& r, std::string& error) {
+Result<void> read_decisions(Fields& fields, Repro& r) {
   std::istringstream sched(fields["schedule"]);
   std::string tok;
   std::uint64_t v = 0;
   while (sched >> tok) {
     if (!to_u64(tok, v) || v > UINT32_MAX) {
-      error = "reproducer schedule has a bad entry '" + tok + "'";
-      return false;
+      return fail("reproducer schedule has a bad entry '" + tok + "'");
     }
     r.config.forced.push_back(static_cast<std::uint32_t>(v));
   }
   if (r.config.forced.empty()) {
-    error = "reproducer schedule is empty (truncated?)";
-    return false;
+    return fail("reproducer schedule is empty (truncated?)");
   }
   if (fields.count("decisions") && (!to_u64(fields["decisions"], v) || v != r.config.forced.size())) {
-    error = "reproducer schedule has " + std::to_string(r.config.forced.size()) + " decisions, its header says '" +
-            fields["decisions"] + "' (truncated?)";
-    return false;
+    return fail("reproducer schedule has " + std::to_string(r.config.forced.size()) + " decisions, its header says '" +
+            fields["decisions"] + "' (truncated?)");
   }
-  if (!fields.count("input")) return true;
+  if (!fields.count("input")) return {};
   const std::string& hex = fields["input"];
   if (hex.size() % 2 != 0 || hex.find_first_not_of("0123456789abcdef") != std::string::npos) {
-    error = "reproducer input is not an even number of lower-case hex digits";
-    return false;
+    return fail("reproducer input is not an even number of lower-case hex digits");
   }
   for (std::size_t i = 0; i < hex.size(); i += 2) {
     r.spec.input.push_back(static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16)));
   }
-  return true;
+  return {};
 }
 
 }  // namespace
@@ -234,29 +221,28 @@ std::string without_crlf(const std::string& text) {
 }  // namespace
 
 namespace {
-std::optional<Repro> read_repro_text(const std::string& text, std::string& error) {
-  Fields fields;
+Result<Repro> read_repro_text(const std::string& text) {
+  Result<Fields> read = read_fields(text);
+  if (!read) return fail(read.error());
+  Fields& fields = *read;
   Repro r;
-  if (!read_fields(text, fields, error) || !read_run(fields, r, error) || !read_decisions(fields, r, error)) {
-    return std::nullopt;
-  }
+  if (Result<void> run = read_run(fields, r); !run) return fail(run.error());
+  if (Result<void> decisions = read_decisions(fields, r); !decisions) return fail(decisions.error());
   r.verdict = fields.count("verdict") ? fields["verdict"] : "";
   r.message = fields.count("message") ? fields["message"] : "";
   if (fields.count("trace-hash") && !to_u64(fields["trace-hash"], r.trace_hash, 16)) {
-    error = "reproducer field 'trace-hash' has a bad value '" + fields["trace-hash"] +
-            "' (expected up to 16 lower-case hex digits)";
-    return std::nullopt;
+    return fail("reproducer field 'trace-hash' has a bad value '" + fields["trace-hash"] +
+                "' (expected up to 16 lower-case hex digits)");
   }
   return r;
 }
 }  // namespace
 
-std::optional<Repro> read_repro(const std::string& raw, std::string& error) {
+Result<Repro> read_repro(const std::string& raw) {
   // As written first: a file from before the CRLF reading whose message
   // ended in '\r' has that '\r' under its checksum.
-  if (auto r = read_repro_text(raw, error); r || raw.find("\r\n") == std::string::npos) return r;
-  return read_repro_text(without_crlf(raw), error);
+  if (auto r = read_repro_text(raw); r || raw.find("\r\n") == std::string::npos) return r;
+  return read_repro_text(without_crlf(raw));
 }
-
 
 }  // namespace wsstress::sim

@@ -32,7 +32,7 @@ class Scheduler {
   void point(Op op, const void* addr, SrcLoc loc);
   void event(const Event& e, SrcLoc loc);
   [[noreturn]] void invariant(const char* what, SrcLoc loc);
-  void still_alive(const SimMutex* m, Op op, SrcLoc loc);
+  void still_alive(const SimLiveness& live, const void* object, Op op, SrcLoc loc);
   void use_after_free(Op op, const void* addr, SrcLoc loc);
   StoreBuffer& buffer() noexcept { return current_->buffer; }
   void drain() { current_->buffer.drain(); }

@@ -9,18 +9,6 @@
 
 namespace wsstress::sim {
 
-const char* to_string(MemoryModel m) noexcept { return m == MemoryModel::SC ? "sc" : "tso"; }
-
-const char* to_string(StrategyKind s) noexcept {
-  switch (s) {
-    case StrategyKind::Random: return "random";
-    case StrategyKind::PCT: return "pct";
-    case StrategyKind::DFS: return "dfs";
-    case StrategyKind::Fuzz: return "fuzz";
-  }
-  return "?";
-}
-
 const char* to_string(Op op) noexcept {
   switch (op) {
     case Op::Load: return "load";

@@ -7,19 +7,20 @@
 
 namespace wsstress::sim {
 
-// A mutex may be freed while the fiber that uses it is off the processor (at
-// its scheduling point, or blocked on it): check before touching it again.
-void Scheduler::still_alive(const SimMutex* m, Op op, SrcLoc loc) {
-  if (!m->live.alive()) use_after_free(op, m, loc);
+// A mutex or condition variable may be freed while the fiber that uses it is
+// off the processor (at its scheduling point, or blocked on it): check before
+// touching it again.
+void Scheduler::still_alive(const SimLiveness& live, const void* object, Op op, SrcLoc loc) {
+  if (!live.alive()) use_after_free(op, object, loc);
 }
 
 void Scheduler::mutex_lock(SimMutex* m, SrcLoc loc) {
   point(Op::Lock, m, loc);
-  still_alive(m, Op::Lock, loc);
+  still_alive(m->live, m, Op::Lock, loc);
   if (tso()) drain();
   while (m->owner != 0) {
     block(FiberState::BlockedMutex, m);
-    still_alive(m, Op::Lock, loc);
+    still_alive(m->live, m, Op::Lock, loc);
   }
   m->owner = current_->id + 1;
 }
@@ -27,7 +28,7 @@ void Scheduler::mutex_lock(SimMutex* m, SrcLoc loc) {
 bool Scheduler::mutex_try_lock(SimMutex* m, SrcLoc loc) {
   if (current_ == nullptr) return m->owner == 0;  // a state dump: never block
   point(Op::Lock, m, loc);
-  still_alive(m, Op::Lock, loc);
+  still_alive(m->live, m, Op::Lock, loc);
   if (tso()) drain();
   if (m->owner != 0) return false;
   m->owner = current_->id + 1;
@@ -40,7 +41,7 @@ void Scheduler::mutex_unlock(SimMutex* m, SrcLoc loc) {
     return;
   }
   point(Op::Unlock, m, loc);
-  still_alive(m, Op::Unlock, loc);
+  still_alive(m->live, m, Op::Unlock, loc);
   if (tso()) drain();
   m->owner = 0;
   wake_all(FiberState::BlockedMutex, m);
@@ -48,22 +49,26 @@ void Scheduler::mutex_unlock(SimMutex* m, SrcLoc loc) {
 
 void Scheduler::cond_wait(SimCondVar* cv, SimMutex* m, SrcLoc loc) {
   point(Op::Wait, cv, loc);
-  still_alive(m, Op::Wait, loc);
+  still_alive(cv->live, cv, Op::Wait, loc);
+  still_alive(m->live, m, Op::Wait, loc);
   if (tso()) drain();
   m->owner = 0;
   wake_all(FiberState::BlockedMutex, m);
   current_->wait_seq = ++wait_counter_;
   block(FiberState::BlockedCond, cv);
-  still_alive(m, Op::Wait, loc);
+  // Not the condvar: once every waiter is notified it may be destroyed before
+  // they return ([thread.condition.condvar]); the mutex they relock may not.
+  still_alive(m->live, m, Op::Wait, loc);
   while (m->owner != 0) {
     block(FiberState::BlockedMutex, m);
-    still_alive(m, Op::Wait, loc);
+    still_alive(m->live, m, Op::Wait, loc);
   }
   m->owner = current_->id + 1;
 }
 
 void Scheduler::cond_notify(SimCondVar* cv, bool all, SrcLoc loc) {
   point(Op::Notify, cv, loc);
+  still_alive(cv->live, cv, Op::Notify, loc);
   Fiber* first = nullptr;
   for (auto& f : fibers_) {
     if (f->state != FiberState::BlockedCond || f->wait_on != cv) continue;

@@ -1,12 +1,14 @@
-// The mutant policy: the second compile-time parameter of every pool template.
+// The mutant policy: the second compile-time parameter of every pool template,
+// and the list of mutants the tools build from it.
 //
 // Production uses NoMutants, whose members are all constants that leave the
 // algorithms exactly as rayon-core 1.10.1 wrote them: every switch below is
 // read with `if constexpr`, so NoMutants compiles each one away. Non-production
 // builds instantiate the pool with a policy derived from NoMutants that flips
-// one switch, putting a real historical rayon-core bug back (the catalog, with
-// names, history and expected failures, is stress/src/catalog.cpp), or turn
-// a model knob such as the width of the jobs event counter.
+// one switch, putting a real historical rayon-core bug back, or turn a model
+// knob such as the width of the jobs event counter. Each such policy is one
+// entry of WSSTRESS_MUTANTS at the end of this file, with its story and what
+// every engine is expected to do with it; production never expands that list.
 #pragma once
 
 #include <cstddef>
@@ -94,3 +96,239 @@ struct NoMutants {
 };
 
 }  // namespace wsstress::pool
+
+// ---- The mutants (for the tools; production never expands this list) ----
+//
+// One entry per mutant: X(Type, name, (policy members), catalog record). The
+// policy is a struct `Type` deriving NoMutants with the members in parentheses
+// (pool/mutant_list.hpp defines them); `name` is what the CLI, the reports and
+// the matrix call it. The record fills stress::MutantInfo (stress/catalog.hpp):
+//   .history   the upstream commit or PR that fixed it (or where it comes from);
+//   .failure   what goes wrong, and .scenario the scenario that shows it fastest;
+//   .stress    what the real-thread engine can do with it;
+//   .*_expect  per engine (stress = real threads, sim_sc / sim_tso = the
+//              simulator's PCT sweep, relacy = the Relacy models): Catch within
+//              the matrix's budget, Maybe (reachable but rare, or only in some
+//              builds), Cannot (not reachable there), Pass (must never fail),
+//              all as measured in the README's matrix;
+//   .kinds     the failures a catch may show (stress/failure_kind.hpp): a lost
+//              wake-up is a Hang everywhere; a freed registry is UseAfterFree
+//              (the liveness stamps, ASan) or a Crash in a default build; the
+//              pool's own abort is an Assertion, or a Crash where an engine keeps
+//              only the signal; the last job taken twice is a WrongResult, or a
+//              DataRace where Relacy sees the two takers race on the slot first.
+// stress/CMakeLists.txt generates one translation unit of runners per entry,
+// reading the lines that start `  X(Type, name,`. Adding a mutant is a switch
+// in NoMutants, its `if constexpr` where the bug lived, and one entry here.
+// clang-format off
+#define WSSTRESS_MUTANTS(X)                                                                                          \
+  X(NoGate5, no_gate5, (static constexpr bool kNoGate5 = true;),                                                     \
+    .history = "1222cbe (2020-04, PR #746)",                                                                         \
+    .failure = "sleep() trusts the JEC alone; a job it cannot see leaves every worker asleep",                       \
+    .scenario = "inject",                                                                                            \
+    .stress = "reachable through broadcasts: inject_broadcast bumps no JEC, so a broadcast job pushed before "       \
+      "the sleeper takes its lock is seen by gate 5 only (the injector path needs a 32-bit JEC rollover)",           \
+    .stress_expect = Catch, .sim_sc_expect = Maybe, .sim_tso_expect = Maybe,                                         \
+    .relacy_expect = Catch, .kinds = Hang)                                                                           \
+  /* gate 5 matters only when the JEC cannot tell: narrow it, as upstream's reasoning (rollover) and the         */  \
+  /* Relacy notes suggest                                                                                        */  \
+  X(NoGate5NarrowJec, no_gate5_narrow_jec,                                                                           \
+    (static constexpr bool kNoGate5 = true; static constexpr unsigned kJecBits = 1;),                                \
+    .history = "1222cbe with a 1-bit JEC",                                                                           \
+    .failure = "as no_gate5, with a JEC narrow enough to roll over to the value a sleepy thread remembered",         \
+    .scenario = "inject",                                                                                            \
+    .stress = "reachable as no_gate5 is; the narrow JEC adds the rollover path",                                     \
+    .stress_expect = Catch, .sim_sc_expect = Maybe, .sim_tso_expect = Maybe,                                         \
+    .relacy_expect = Catch, .kinds = Hang)                                                                           \
+  X(NoInjectFence, no_inject_fence, (static constexpr bool kNoInjectFence = true;),                                  \
+    .history = "PR #746 (the fence in new_injected_jobs)",                                                           \
+    .failure = "none under the C++ model with crossbeam's Injector, whose push is a SeqCst CAS: publisher and "      \
+      "sleeper then meet on SeqCst accesses only (no_inject_fence_acq_rel shows what the fence protects)",           \
+    .scenario = "inject",                                                                                            \
+    .stress = "masked on x86 too: the push's CAS and the sleeper's CAS are locked instructions, full barriers",      \
+    .stress_expect = Cannot, .sim_sc_expect = Maybe, .sim_tso_expect = Maybe,                                        \
+    .relacy_expect = Pass, .kinds = Hang)                                                                            \
+  X(NoSleepFence, no_sleep_fence, (static constexpr bool kNoSleepFence = true;),                                     \
+    .history = "PR #746 (the fence before the final check)",                                                         \
+    .failure = "none under the C++ model with crossbeam's Injector, whose is_empty loads are SeqCst; and the "       \
+      "broadcast queue's is_empty has its own fence",                                                                \
+    .scenario = "inject",                                                                                            \
+    .stress = "masked on x86 too: the CAS that registers the sleeper is a full barrier",                             \
+    .stress_expect = Cannot, .sim_sc_expect = Maybe, .sim_tso_expect = Maybe,                                        \
+    .relacy_expect = Pass, .kinds = Hang)                                                                            \
+  X(LateIsBlockedLock, late_is_blocked_lock, (static constexpr bool kLateIsBlockedLock = true;),                     \
+    .history = "the ordering argued in sleep/mod.rs (lock before registering)",                                      \
+    .failure = "a waker finds is_blocked false between registration and the lock and leaves; the sleeper then "      \
+      "blocks with its latch set",                                                                                   \
+    .scenario = "join",                                                                                              \
+    .stress = "reachable with noise between registering and locking",                                                \
+    .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
+    .relacy_expect = Catch, .kinds = Hang)                                                                           \
+  X(Gate5IgnoresBroadcasts, gate5_ignores_broadcasts, (static constexpr bool kGate5IgnoresBroadcasts = true;),       \
+    .history = "be12615 (2022-11, PR #992, rayon-core 1.10.1)",                                                      \
+    .failure = "a broadcast job pushed to a worker's own queue while it passes gate 4 is never run",                 \
+    .scenario = "broadcast",                                                                                         \
+    .stress = "reachable: broadcast_sleep_race caught it upstream in ~5% of runs",                                   \
+    .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
+    .relacy_expect = Catch, .kinds = Hang)                                                                           \
+  X(CrossLatchNoKeepAlive, cross_latch_no_keepalive, (static constexpr bool kCrossLatchNoKeepAlive = true;),         \
+    .history = "cbd484c + 0713753 (2020-03)",                                                                        \
+    .failure = "the setter notifies a registry its waiter has already freed: use after free",                        \
+    .scenario = "cross",                                                                                             \
+    .stress = "not reproduced on real threads so far (1,033 seeds in 20 s under ASan): the waiter must leave "       \
+      "its sleep without the setter's wake-up while the setter sits between set and notify, and its pool must "      \
+      "be freed in that window; only AddressSanitizer would see the freed memory. Targets for the simulator and "    \
+      "Relacy",                                                                                                      \
+    .stress_expect = Maybe, .sim_sc_expect = Maybe, .sim_tso_expect = Maybe,                                         \
+    .relacy_expect = Maybe, .kinds = UseAfterFree | Crash)                                                           \
+  X(ScopeLatchNoKeepAlive, scope_latch_no_keepalive, (static constexpr bool kScopeLatchNoKeepAlive = true;),         \
+    .history = "rayon #1008 (2023-01), fixed in rayon-core 1.10.2 (PR #1013)",                                       \
+    .failure = "a job in pool B sets the scope latch owned by a worker of pool A and then notifies A's registry "    \
+      "without holding it; the owner may have returned and, with A dropped, its exiting worker freed that "          \
+      "registry: use after free",                                                                                    \
+    .scenario = "cross_scope",                                                                                       \
+    .stress = "only AddressSanitizer sees the freed registry: under ASan, heap-use-after-free within the first "     \
+      "13 seeds (under 0.5 s) in three runs; the default build reads the freed memory silently. Caught by the "      \
+      "simulator's liveness stamps (PCT)",                                                                           \
+    .stress_expect = Maybe, .sim_sc_expect = Maybe, .sim_tso_expect = Maybe,                                         \
+    .relacy_expect = Maybe, .kinds = UseAfterFree | Crash)                                                           \
+  X(CrossIsCold, cross_is_cold, (static constexpr bool kCrossIsCold = true;),                                        \
+    .history = "36577d6 (2017-09, PR #449)",                                                                         \
+    .failure = "a worker of pool A entering pool B blocks instead of working; A->B->A with busy pools deadlocks",    \
+    .scenario = "cross",                                                                                             \
+    .stress = "reachable: a hang",                                                                                   \
+    .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
+    .relacy_expect = Catch, .kinds = Hang)                                                                           \
+  X(SelfInstallBlocks, self_install_blocks, (static constexpr bool kSelfInstallBlocks = true;),                      \
+    .history = "03e5d2d (2017-09, #446)",                                                                            \
+    .failure = "install from a worker into its own pool injects and blocks that worker; with one thread, a "         \
+      "deadlock",                                                                                                    \
+    .scenario = "cross",                                                                                             \
+    .stress = "reachable: a hang",                                                                                   \
+    .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
+    .relacy_expect = Cannot, .kinds = Hang)                                                                          \
+  X(LatchSetNoWake, latch_set_no_wake, (static constexpr bool kLatchSetNoWake = true;),                              \
+    .history = "the contract of CoreLatch::set (SLEEPING means: wake the owner)",                                    \
+    .failure = "an owner asleep on its latch is never woken when the latch is set",                                  \
+    .scenario = "join",                                                                                              \
+    .stress = "reachable: a hang",                                                                                   \
+    .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
+    .relacy_expect = Catch, .kinds = Hang)                                                                           \
+  X(TerminateNoWake, terminate_no_wake, (static constexpr bool kTerminateNoWake = true;),                            \
+    .history = "108442d (2017, #200)",                                                                               \
+    .failure = "dropping a pool sets the terminate latches without waking sleeping workers: they never exit",        \
+    .scenario = "terminate",                                                                                         \
+    .stress = "reachable: a hang",                                                                                   \
+    .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
+    .relacy_expect = Catch, .kinds = Hang)                                                                           \
+  X(LockLatchSetOutsideMutex, lock_latch_set_outside_mutex,                                                          \
+    (static constexpr bool kLockLatchSetOutsideMutex = true;),                                                       \
+    .history = "f17d745 (2016)",                                                                                     \
+    .failure = "the flag is set and notified between a waiter's check and its wait: the waiter sleeps forever",      \
+    .scenario = "inject",                                                                                            \
+    .stress = "reachable with noise before the condvar wait",                                                        \
+    .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
+    .relacy_expect = Cannot, .kinds = Hang)                                                                          \
+  X(ColdLatchNoReset, cold_latch_no_reset, (static constexpr bool kColdLatchNoReset = true;),                        \
+    .history = "catalog extra (the reset in in_worker_cold)",                                                        \
+    .failure = "the thread-local latch stays set: the next cold call returns before its job ran",                    \
+    .scenario = "inject",                                                                                            \
+    .stress = "reachable: the pool aborts reading an empty result",                                                  \
+    .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
+    .relacy_expect = Cannot, .kinds = Assertion | Crash)                                                             \
+  X(SpawnNoTerminateCount, spawn_no_terminate_count, (static constexpr bool kSpawnNoTerminateCount = true;),         \
+    .history = "catalog extra (spawn's increment_terminate_count)",                                                  \
+    .failure = "a pool terminates with spawned jobs still queued: jobs are lost or a worker exits with work",        \
+    .scenario = "terminate",                                                                                         \
+    .stress = "reachable",                                                                                           \
+    .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
+    .relacy_expect = Cannot, .kinds = Hang | WrongResult)                                                            \
+  X(IsSleepyAlwaysTrue, is_sleepy_always_true, (static constexpr bool kIsSleepyAlwaysTrue = true;),                  \
+    .history = "c3a5304 (2020-05)",                                                                                  \
+    .failure = "the JEC parity test is masked with 0: every value looks sleepy",                                     \
+    .scenario = "join",                                                                                              \
+    .stress = "caught by the JEC parity invariant",                                                                  \
+    .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
+    .relacy_expect = Cannot, .kinds = Assertion)                                                                     \
+  X(JecCarry, jec_carry,                                                                                             \
+    (static constexpr unsigned kJecBits = 2; static constexpr bool kJecBelowCounters = true;                         \
+     static constexpr bool kJecIncrementCarries = true;),                                                            \
+    .history = "908e137 (2020-04), e768237 (2020-09, #797)",                                                         \
+    .failure = "the JEC increment carries out of its field into the sleeping-thread count",                          \
+    .scenario = "join",                                                                                              \
+    .stress = "caught by the counter invariants",                                                                    \
+    .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
+    .relacy_expect = Cannot, .kinds = Assertion)                                                                     \
+  X(DequePopNoFence, deque_pop_no_fence, (static constexpr bool kDequePopNoFence = true;),                           \
+    .history = "Le, Pop, Cohen, Zappa Nardelli (PPoPP 2013): the fence in take()",                                   \
+    .failure = "the owner's pop reads `front` before its store of `back` is visible: owner and thief both take "     \
+      "the last job, which runs twice",                                                                              \
+    .scenario = "join",                                                                                              \
+    .stress = "a store->load reordering: x86 shows it only rarely on real threads; the TSO simulator's store "       \
+      "buffer shows it",                                                                                             \
+    .stress_expect = Maybe, .sim_sc_expect = Maybe, .sim_tso_expect = Maybe,                                         \
+    .relacy_expect = Catch, .kinds = DataRace | WrongResult)                                                         \
+  /* negative controls: expected harmless                                                                        */  \
+  X(NarrowJec, narrow_jec, (static constexpr unsigned kJecBits = 1;),                                                \
+    .history = "model knob (1-bit JEC)",                                                                             \
+    .failure = "none expected: gate 5 and the SeqCst fences cover a JEC that rolls over",                            \
+    .scenario = "inject",                                                                                            \
+    .stress = "negative control: must pass",                                                                         \
+    .stress_expect = Pass, .negative_control = true, .sim_sc_expect = Pass,                                          \
+    .sim_tso_expect = Pass, .relacy_expect = Cannot)                                                                 \
+  X(CoreLatchSetSeqCst, core_latch_set_seqcst, (static constexpr bool kCoreLatchSetSeqCst = true;),                  \
+    .history = "6b1367f (2026-04, #1297)",                                                                           \
+    .failure = "none expected: judged an oversight upstream, never shown to fail",                                   \
+    .scenario = "join",                                                                                              \
+    .stress = "negative control: must pass",                                                                         \
+    .stress_expect = Pass, .negative_control = true, .sim_sc_expect = Pass,                                          \
+    .sim_tso_expect = Pass, .relacy_expect = Pass)                                                                   \
+  /* the fence table (pool/README.md): the Injector weakened to the orders the seeds' proof sketch assumes,      */  \
+  /* alone (a negative control: the fences cover it) and with either handshake fence removed                     */  \
+  X(InjectorAcqRel, injector_acq_rel, (static constexpr bool kInjectorAcqRel = true;),                               \
+    .history = "fence table: the seeds' proof sketch's orders",                                                      \
+    .failure = "none expected: the Injector's SeqCst push CAS, steal CAS and is_empty loads weakened to Release "    \
+      "/ AcqRel / Acquire; the two SeqCst fences of the handshake restore the ordering",                             \
+    .scenario = "inject",                                                                                            \
+    .stress = "negative control: must pass (and x86 compiles both orders alike)",                                    \
+    .stress_expect = Pass, .negative_control = true, .sim_sc_expect = Pass,                                          \
+    .sim_tso_expect = Pass, .relacy_expect = Pass)                                                                   \
+  X(NoInjectFenceAcqRel, no_inject_fence_acq_rel,                                                                    \
+    (static constexpr bool kNoInjectFence = true; static constexpr bool kInjectorAcqRel = true;),                    \
+    .history = "fence table: no_inject_fence over injector_acq_rel",                                                 \
+    .failure = "the inject fence's store->load reordering, once the Injector's own SeqCst operations no longer "     \
+      "forbid it",                                                                                                   \
+    .scenario = "inject",                                                                                            \
+    .stress = "masked on x86: the push is a locked CAS there, a full barrier; needs Relacy",                         \
+    .stress_expect = Cannot, .sim_sc_expect = Maybe, .sim_tso_expect = Maybe,                                        \
+    .relacy_expect = Catch, .kinds = Hang)                                                                           \
+  X(NoSleepFenceAcqRel, no_sleep_fence_acq_rel,                                                                      \
+    (static constexpr bool kNoSleepFence = true; static constexpr bool kInjectorAcqRel = true;),                     \
+    .history = "fence table: no_sleep_fence over injector_acq_rel",                                                  \
+    .failure = "none: gate 5 reads the worker's broadcast queue before the Injector (rayon-core 1.10.1 "             \
+      "registry.rs:746), and crossbeam's Stealer::is_empty runs a SeqCst fence between its loads, which stands "     \
+      "in for the sleep fence even once is_empty's Injector loads are Acquire",                                      \
+    .scenario = "inject",                                                                                            \
+    .stress = "negative control: must pass (equivalent under the C++ model, shown exhaustively by Relacy)",          \
+    .stress_expect = Pass, .negative_control = true, .sim_sc_expect = Pass,                                          \
+    .sim_tso_expect = Pass, .relacy_expect = Pass)                                                                   \
+  /* crossbeam-epoch's x86 pin (a SeqCst CAS on a private word) in Deque::steal                                  */  \
+  X(EpochPinX86Cas, epoch_pin_x86_cas, (static constexpr bool kEpochPinX86Cas = true;),                              \
+    .history = "crossbeam-epoch 0.9.13 pin() on x86 (a SeqCst CAS instead of a SeqCst fence)",                       \
+    .failure = "under the C++ model a SeqCst RMW on the thief's own word does not order its loads of front and "     \
+      "back: a thief and the owner may both take the last job",                                                      \
+    .scenario = "join",                                                                                              \
+    .stress = "not on x86: a locked CAS is a full barrier there, as crossbeam relies on; needs Relacy",              \
+    .stress_expect = Cannot, .sim_sc_expect = Maybe, .sim_tso_expect = Maybe,                                        \
+    .relacy_expect = Catch, .kinds = DataRace | WrongResult)
+
+// The clean pool first, then every mutant: what the runner tables and the catalog hold.
+#define WSSTRESS_POLICIES(X)                                                                                         \
+  X(NoMutants, none, (),                                                                                             \
+    .history = "-",                                                                                                  \
+    .failure = "the clean pool: nothing may fail",                                                                   \
+    .scenario = "mixed",                                                                                             \
+    .stress = "must pass every seed",                                                                                \
+    .stress_expect = Pass, .sim_sc_expect = Pass, .sim_tso_expect = Pass, .relacy_expect = Pass)                     \
+  WSSTRESS_MUTANTS(X)
+// clang-format on

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "wsstress/result.hpp"
+
 namespace wsstress::relacy {
 
 enum class Search { Random, Bound, Full };
@@ -58,10 +60,9 @@ struct ModelResult {
 };
 
 // Runs one model in a child process (so a search past its time limit is
-// killed, and a Relacy internal abort is reported, not fatal). On a bad model
-// or mutant name returns nullopt with a one-line `error`.
-std::optional<ModelResult> run_model(const std::string& model, const std::string& mutant, const SearchSpec& search,
-                                     std::string& error);
+// killed, and a Relacy internal abort is reported, not fatal). A bad model or
+// mutant name is refused in one line.
+Result<ModelResult> run_model(const std::string& model, const std::string& mutant, const SearchSpec& search);
 
 // Internal: the entry of one (model, mutant) instantiation.
 struct RawResult {

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "wsstress/result.hpp"
 #include "wsstress/sim/sim.hpp"
 #include "wsstress/stress/campaign.hpp"
 #include "wsstress/stress/runner.hpp"
@@ -71,8 +72,8 @@ struct Repro {
 };
 
 std::string write_repro(const Repro& r);
-// Parses a reproducer; on failure returns nullopt and a one-line `error`.
-std::optional<Repro> read_repro(const std::string& text, std::string& error);
+// Parses a reproducer; a refusal says why in one line.
+Result<Repro> read_repro(const std::string& text);
 
 // ---- shrinking ----
 

@@ -276,21 +276,19 @@ class SimMutex {
 class SimCondVar {
  public:
   void wait(std::unique_lock<SimMutex>& lock, SrcLoc loc = SrcLoc::here()) {
-    live_.check(Op::Wait, this, loc);
+    live.check(Op::Wait, this, loc);
     lock.mutex()->live.check(Op::Wait, lock.mutex(), loc);
     detail::cond_wait(this, lock.mutex(), loc);
   }
   void notify_one(SrcLoc loc = SrcLoc::here()) {
-    live_.check(Op::Notify, this, loc);
+    live.check(Op::Notify, this, loc);
     detail::cond_notify(this, false, loc);
   }
   void notify_all(SrcLoc loc = SrcLoc::here()) {
-    live_.check(Op::Notify, this, loc);
+    live.check(Op::Notify, this, loc);
     detail::cond_notify(this, true, loc);
   }
-
- private:
-  SimLiveness live_;
+  SimLiveness live;  // checked again by the scheduler after each scheduling point
 };
 
 struct SimPlatform {

@@ -1,9 +1,9 @@
 // The mutant catalog: rayon-core's real historical concurrency bugs (and a few
-// of their near relatives), each a policy of pool/mutant_list.hpp that flips
-// one switch of pool/mutants.hpp, with its name, its upstream history, the
-// failure it causes, the scenario that exposes it fastest and the engines
-// expected to catch it. `none` is the clean pool. The catalog lists exactly
-// the policies of mutant_list.hpp, in its order (a test checks it).
+// of their near relatives), each a policy that flips one switch of
+// pool/mutants.hpp, with its name, its upstream history, the failure it
+// causes, the scenario that exposes it fastest and what every engine is
+// expected to do with it. The records are written once, in WSSTRESS_MUTANTS
+// (pool/mutants.hpp); `none` is the clean pool.
 #pragma once
 
 #include <string>
@@ -14,7 +14,7 @@
 
 namespace wsstress::stress {
 
-// The policy types (pool/mutant_list.hpp), under the name the tools use.
+// The policy types (pool/mutant_list.hpp, from the same list), under the name the tools use.
 namespace mutants = pool::mutants;
 
 // What the real-thread engine is expected to do with a mutant.
@@ -33,12 +33,12 @@ struct MutantInfo {
   std::string stress;    // what the real-thread engine can do with it
   Expect stress_expect = Expect::Catch;
   bool negative_control = false;  // expected harmless
-  Expect sim_sc_expect = Expect::Maybe;   // set in catalog.cpp from measurements
+  Expect sim_sc_expect = Expect::Maybe;   // the simulator's PCT sweep, SC and TSO
   Expect sim_tso_expect = Expect::Maybe;
   // The Relacy models' verdict on it (relacy/'s model table has the per-model
   // detail and the reasons): Cannot when no model targets it.
   Expect relacy_expect = Expect::Cannot;
-  // The failures it may show when caught (set in catalog.cpp): a catch of
+  // The failures it may show when caught: a catch of
   // another kind is "not as expected" in `mutants check` and `relacy --mutant all`.
   FailureKinds kinds = 0;
 };

@@ -1,12 +1,16 @@
 // The mutant matrix: every catalog mutant (and the clean pool) run by an
-// engine for a time budget, each in a child process of its own (a mutant may
-// crash or hang the process), reporting whether and how fast it was caught.
+// engine for a time budget, each in a forked child process of its own (a
+// mutant may crash or hang the process), reporting whether and how fast it
+// was caught. The matrix asks an engine through its library API (a
+// MatrixEngine) and reads back a typed EngineResult; it spells no command
+// line and parses no report.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "wsstress/stress/catalog.hpp"
@@ -21,11 +25,49 @@ struct MatrixSpec {
   double hang_timeout_s = 2;     // no progress for this long in a child = a hang
   RunSpec base;                  // threads, pools, iterations, noise for every child
   std::vector<std::string> only; // empty: the whole catalog
-  std::string self;              // path of the wsstress executable to run children with
   // Overrides of the catalog's expected failure kinds (`--expect-kind`), to
   // check the checker: a catch of another kind must be reported.
   std::map<std::string, FailureKinds> expect_kinds;
 };
+
+// What an engine found for one mutant, as a row needs it.
+struct EngineResult {
+  bool caught = false;
+  std::string outcome;          // caught: the verdict ("bug", "hang", "DEADLOCK"); else "pass", "empty (no seed ran)", "error (...)"
+  std::string message;          // the failure's one line (or the error's)
+  std::uint64_t first_seed = 0; // the failing seed (Relacy: the failing execution)
+  std::uint64_t runs = 0;       // seeds, executions or inputs run
+  double at_seconds = -1;       // when the catch came (< 0: the child's whole time)
+  std::string replay;           // the command that shows the catch again
+};
+
+// A row the engine could not run: "error (exit N)", with the exit code
+// `wsstress` gives that failure, and what went wrong.
+inline EngineResult engine_error(int exit_code, std::string message) {
+  EngineResult r;
+  r.outcome = "error (exit " + std::to_string(exit_code) + ")";
+  r.message = std::move(message);
+  return r;
+}
+
+// Hands the result to the matrix and ends the child process; for an engine
+// that cannot return (a hang: the pool's threads are stuck).
+using Deliver = std::function<void(const EngineResult&)>;
+
+// An engine the matrix can ask. `run` executes in the row's child process
+// (`dir` is the matrix's scratch folder) and returns the result, or ends the
+// process through `deliver`. The child is killed at budgets x budget_s +
+// hang timeout + slack_s.
+struct MatrixEngine {
+  std::function<EngineResult(const MatrixSpec&, const MutantInfo&, const std::string& dir, const Deliver&)> run;
+  double budgets = 1;   // Relacy runs one search per model that targets the mutant
+  double slack_s = 30;  // a fuzz engine converts its finding after the budget
+};
+
+// The engines built into stress/: "stress" (real threads), "sim-sc",
+// "sim-tso" (the simulator's PCT sweep) and "sim-random" (its uniform random
+// walk, SC); nullptr for another name.
+const MatrixEngine* builtin_engine(const std::string& name);
 
 struct MatrixRow {
   MutantInfo mutant;
@@ -49,7 +91,9 @@ struct MatrixReport {
   double elapsed_s = 0;
 };
 
-// Runs the matrix; `on_row` is called as each row completes (for progress).
-MatrixReport run_matrix(const MatrixSpec& spec, const std::function<void(const MatrixRow&)>& on_row);
+// Runs the matrix with the engine named spec.engine; `on_row` is called as
+// each row completes (for progress).
+MatrixReport run_matrix(const MatrixSpec& spec, const MatrixEngine& engine,
+                        const std::function<void(const MatrixRow&)>& on_row);
 
 }  // namespace wsstress::stress

@@ -1,6 +1,6 @@
 // One run: a scenario, for one seed, over the pool instantiated with
 // NoisyPlatform and mutant policy M. Each mutant's runner is compiled in its
-// own translation unit (generated from pool/mutant_list.hpp); RunFn points at
+// own translation unit (generated from pool/mutants.hpp); RunFn points at
 // one of them.
 #pragma once
 

@@ -1,0 +1,20 @@
+// The words of the simulator's configuration (memory model, strategy), as
+// reproducers, reports and the CLI spell them. Apart from simulate.cpp so that
+// the parsers library (reproducers, programs) needs nothing of the scheduler.
+#include "wsstress/sim/engine.hpp"
+
+namespace wsstress::sim {
+
+const char* to_string(MemoryModel m) noexcept { return m == MemoryModel::SC ? "sc" : "tso"; }
+
+const char* to_string(StrategyKind s) noexcept {
+  switch (s) {
+    case StrategyKind::Random: return "random";
+    case StrategyKind::PCT: return "pct";
+    case StrategyKind::DFS: return "dfs";
+    case StrategyKind::Fuzz: return "fuzz";
+  }
+  return "?";
+}
+
+}  // namespace wsstress::sim
