@@ -112,6 +112,27 @@ int sim_command(const SimOptions& o) {
   return o.json_path.empty() ? code : write_report("--json", o.json_path, sim_report_json(rep, repro_paths), code);
 }
 
+// The replay's verdict and whether it is the recorded run again (its verdict
+// and, when recorded, its trace hash); what differed goes to stderr.
+bool print_replay_verdict(const sim::Repro& r, const sim::SimResult& res) {
+  std::fprintf(text_out(), "replay: %s%s%s\n", stress::to_string(res.verdict.kind), res.verdict.message.empty() ? "" : ": ",
+               res.verdict.message.c_str());
+  if (!res.verdict.dump.empty()) std::fprintf(text_out(), "state when it was detected:\n%s", res.verdict.dump.c_str());
+  if (r.trace_hash != 0) {
+    std::fprintf(text_out(), "replay: trace hash %s, %s the recorded one\n", hash_text(res.trace_hash).c_str(),
+                 res.trace_hash == r.trace_hash ? "same as" : "DIFFERENT from");
+  }
+  const std::string replayed = stress::to_string(res.verdict.kind);
+  const bool same_verdict = r.verdict.empty() || r.verdict == replayed;
+  const bool same_trace = r.trace_hash == 0 || r.trace_hash == res.trace_hash;
+  if (!same_verdict || !same_trace) {
+    std::fprintf(stderr, "wsstress: error: the replay did not reproduce the recorded run: %s\n",
+                 !same_verdict ? ("recorded " + r.verdict + ", replayed " + replayed).c_str()
+                               : "same verdict, another interleaving (trace hash)");
+  }
+  return same_verdict && same_trace;
+}
+
 int replay_command(const ReplayOptions& o) {
   std::ifstream in(o.file);
   if (!in) {
@@ -153,13 +174,7 @@ int replay_command(const ReplayOptions& o) {
       std::fprintf(text_out(), "trace: %s (Chrome trace-event JSON; open it in ui.perfetto.dev)\n", o.trace_out.c_str());
     }
   }
-  std::fprintf(text_out(), "replay: %s%s%s\n", stress::to_string(res.verdict.kind), res.verdict.message.empty() ? "" : ": ",
-               res.verdict.message.c_str());
-  if (!res.verdict.dump.empty()) std::fprintf(text_out(), "state when it was detected:\n%s", res.verdict.dump.c_str());
-  if (r->trace_hash != 0) {
-    std::fprintf(text_out(), "replay: trace hash %s, %s the recorded one\n", hash_text(res.trace_hash).c_str(),
-                res.trace_hash == r->trace_hash ? "same as" : "DIFFERENT from");
-  }
+  const bool reproduced = print_replay_verdict(*r, res);
   if (o.shrink) {
     sim::ShrinkReport s = sim::shrink(*r);
     print_shrink(s);
@@ -171,7 +186,9 @@ int replay_command(const ReplayOptions& o) {
       std::fprintf(text_out(), "shrunk reproducer: %s\n", out.c_str());
     }
   }
-  const int code = exit_code_for(res.verdict.kind);
+  // A replay that shows something else than was recorded is not that failure
+  // again: the tool could not do what it was asked (another build of the pool?).
+  const int code = reproduced ? exit_code_for(res.verdict.kind) : static_cast<int>(kInternal);
   return unwritten && code == kOk ? static_cast<int>(kInternal) : code;
 }
 

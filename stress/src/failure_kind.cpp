@@ -33,6 +33,8 @@ FailureKind classify_failure(std::string_view outcome, std::string_view message)
   }
   if (outcome.rfind("hang", 0) == 0 || has(outcome, "DEADLOCK") || has(outcome, "LIVELOCK")) return FailureKind::Hang;
   if (outcome.rfind("crash", 0) == 0 || outcome.empty()) return FailureKind::Crash;
+  // An exception escaping a thread: real threads abort in std::terminate.
+  if (has(message, "std::terminate")) return FailureKind::Crash;
   if (outcome.rfind("bug", 0) == 0) return FailureKind::WrongResult;
   return FailureKind::Crash;  // any other Relacy result (an unhandled exception, a leak)
 }

@@ -73,6 +73,13 @@ void Noise::point(unsigned weight) noexcept {
   }
 }
 
+bool Noise::spurious() noexcept {
+  const int level = g_level.load(std::memory_order_relaxed);
+  if (level <= 0) return false;
+  const unsigned in = level == 1 ? 16 : level == 2 ? 8 : 4;
+  return t_noise.next() % in == 0;
+}
+
 void Progress::tick() noexcept { g_progress.fetch_add(1, std::memory_order_relaxed); }
 std::uint64_t Progress::read() noexcept { return g_progress.load(std::memory_order_relaxed); }
 

@@ -99,6 +99,7 @@ TEST(FailureKind, EachEnginesVerdictHasItsKind) {
   EXPECT_EQ(classify_failure("crash (signal 6)", "wsstress pool: job result missing; aborting"),
             FailureKind::Assertion);
   EXPECT_EQ(classify_failure("crash (signal 11)", ""), FailureKind::Crash);
+  EXPECT_EQ(classify_failure("bug", "std::terminate: a thread let an exception escape: x"), FailureKind::Crash);
   EXPECT_EQ(classify_failure("crash (signal 6)", "ERROR: AddressSanitizer: heap-use-after-free on address"),
             FailureKind::UseAfterFree);
 }

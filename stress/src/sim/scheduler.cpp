@@ -141,9 +141,11 @@ Fiber* Scheduler::spawn_fiber(std::string name, std::function<void()> body) {
     try {
       raw->body();
     } catch (const std::exception& e) {
-      fail(Verdict{VerdictKind::Internal, "a fiber let an exception escape: " + std::string(e.what()), {}});
+      // On real threads std::terminate would abort the process: a finding
+      // about the program under test, not a failure of the tool.
+      fail(Verdict{VerdictKind::Bug, "std::terminate: a thread let an exception escape: " + std::string(e.what()), {}});
     } catch (...) {
-      fail(Verdict{VerdictKind::Internal, "a fiber let a non-standard exception escape", {}});
+      fail(Verdict{VerdictKind::Bug, "std::terminate: a thread let a non-standard exception escape", {}});
     }
     // TSO: the exit drains the store buffer, but not before other fibers
     // (and flushes) may run: without this point a thread's last load and

@@ -106,6 +106,10 @@ class Deque {
     const std::int64_t f = front_.load(std::memory_order_acquire);
     if (b - f > static_cast<std::int64_t>(cached_mask_)) resize((cached_mask_ + 1) * 2);
     owner_slot(b).store(job.header(), std::memory_order_relaxed);
+    if constexpr (M::kDequePushRelaxed) {
+      back_.store(b + 1, std::memory_order_relaxed);  // the bug: nothing orders the slot before `back`
+      return;
+    }
     // Pairs with the thieves' acquire load of `back`: whoever sees b + 1 sees
     // the slot. crossbeam fences and also makes the store Release (for TSan).
     P::fence(std::memory_order_release);

@@ -138,13 +138,13 @@ class LockLatch {
 
   void wait() {
     std::unique_lock<typename P::Mutex> guard(m_);
-    while (!set_) v_.wait(guard);
+    wait_until_set(guard);
   }
 
   // Waits, then resets so a thread-local latch can serve the next cold call.
   void wait_and_reset() {
     std::unique_lock<typename P::Mutex> guard(m_);
-    while (!set_) v_.wait(guard);
+    wait_until_set(guard);
     set_ = false;
   }
 
@@ -154,6 +154,15 @@ class LockLatch {
   }
 
  private:
+  // A condvar may wake up spuriously: the flag is checked again each time.
+  void wait_until_set(std::unique_lock<typename P::Mutex>& guard) {
+    if constexpr (M::kLockLatchWaitOnce) {
+      if (!set_) v_.wait(guard);  // the bug: one spurious wake-up and the wait is over
+    } else {
+      while (!set_) v_.wait(guard);
+    }
+  }
+
   typename P::Mutex m_;
   typename P::CondVar v_;
   bool set_ = false;

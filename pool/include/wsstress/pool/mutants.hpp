@@ -67,6 +67,9 @@ struct NoMutants {
   static constexpr bool kTerminateNoWake = false;
   // LockLatch::set stores the flag and notifies without holding the mutex (f17d745).
   static constexpr bool kLockLatchSetOutsideMutex = false;
+  // LockLatch::wait checks its flag once (`if`) instead of in a loop (`while`):
+  // a spurious wake-up returns before the latch is set.
+  static constexpr bool kLockLatchWaitOnce = false;
   // in_worker_cold reuses its thread-local LockLatch without resetting it.
   static constexpr bool kColdLatchNoReset = false;
   // spawn does not take a terminate count for its job.
@@ -80,6 +83,10 @@ struct NoMutants {
   // load of `front` (Lê et al. 2013's take()): under TSO the store waits in the
   // store buffer, and the owner and a thief can both take the last job.
   static constexpr bool kDequePopNoFence = false;
+  // The owner's push publishes `back` Relaxed, without the Release fence
+  // between its write of the slot and that store: a thief that sees the new
+  // `back` may read the slot before the job is in it, and the job is lost.
+  static constexpr bool kDequePushRelaxed = false;
   // CoreLatch::set uses SeqCst instead of AcqRel (6b1367f, 2026: judged an
   // oversight, never shown to fail). A negative control: expected harmless.
   static constexpr bool kCoreLatchSetSeqCst = false;
@@ -229,6 +236,14 @@ struct NoMutants {
     .stress = "reachable with noise before the condvar wait",                                                        \
     .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
     .relacy_expect = Cannot, .kinds = Hang)                                                                          \
+  X(LockLatchWaitOnce, lock_latch_wait_once, (static constexpr bool kLockLatchWaitOnce = true;),                     \
+    .history = "catalog extra (the loop in LockLatch::wait, rayon-core latch.rs: `while !*guard`)",                  \
+    .failure = "a spurious condvar wake-up returns from the wait before the latch is set: the outside caller "       \
+      "reads a job result that is not there",                                                                        \
+    .scenario = "inject",                                                                                            \
+    .stress = "reachable since the noisy condvar wakes spuriously (issue #18); glibc almost never does",              \
+    .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
+    .relacy_expect = Cannot, .kinds = Assertion | Crash)                                                             \
   X(ColdLatchNoReset, cold_latch_no_reset, (static constexpr bool kColdLatchNoReset = true;),                        \
     .history = "catalog extra (the reset in in_worker_cold)",                                                        \
     .failure = "the thread-local latch stays set: the next cold call returns before its job ran",                    \
@@ -268,6 +283,13 @@ struct NoMutants {
       "buffer shows it",                                                                                             \
     .stress_expect = Maybe, .sim_sc_expect = Maybe, .sim_tso_expect = Maybe,                                         \
     .relacy_expect = Catch, .kinds = DataRace | WrongResult)                                                         \
+  X(DequePushRelaxed, deque_push_relaxed, (static constexpr bool kDequePushRelaxed = true;),                         \
+    .history = "crossbeam-deque's push (the Release fence and store that publish `back`)",                           \
+    .failure = "a thief sees the new `back` before the job in its slot and takes an empty slot: the job is lost",    \
+    .scenario = "join",                                                                                              \
+    .stress = "not on x86: stores are not reordered with stores there (nor in the TSO simulator); needs Relacy",     \
+    .stress_expect = Cannot, .sim_sc_expect = Cannot, .sim_tso_expect = Cannot,                                      \
+    .relacy_expect = Catch, .kinds = Assertion | Hang | WrongResult)                                                 \
   /* negative controls: expected harmless                                                                        */  \
   X(NarrowJec, narrow_jec, (static constexpr unsigned kJecBits = 1;),                                                \
     .history = "model knob (1-bit JEC)",                                                                             \

@@ -6,7 +6,9 @@
 //     sleepy, registering as sleeping, latch sets, injections, broadcasts,
 //     wake-ups, and just before a condvar wait) a seeded per-thread generator
 //     may yield or sleep a few microseconds, in the spirit of rr's chaos mode,
-//     to widen the windows lost wake-ups live in;
+//     to widen the windows lost wake-ups live in; and a condvar wait may
+//     return without a notification, as the standard allows and glibc almost
+//     never does, so a waiter that does not re-check its condition is caught;
 //   - the worker table (worker_state.hpp), which its events keep up to date
 //     for the hang watchdog;
 //   - invariant checks (WSSTRESS_CHECK in the pool), whose failures go to a
@@ -38,6 +40,8 @@ struct Noise {
   // Maybe yields or sleeps at a race window, depending on the level and the
   // calling thread's generator. `weight` scales the probability (1 = normal).
   static void point(unsigned weight = 1) noexcept;
+  // Whether this condvar wait wakes up spuriously (1 in 16, 8, 4 by level).
+  static bool spurious() noexcept;
 };
 
 // Counts signs of life: jobs taken by workers, leaves finished by scenarios.
@@ -52,11 +56,18 @@ using InvariantHandler = void (*)(const char* what, SrcLoc loc);
 void set_invariant_handler(InvariantHandler handler) noexcept;
 
 // A condition variable that may pause (holding the lock) just before waiting,
-// widening the window between a waiter's check and its wait.
+// widening the window between a waiter's check and its wait, and may wake up
+// spuriously: release the lock, let others run, take it back and return.
 class NoisyCondVar {
  public:
   void wait(std::unique_lock<std::mutex>& lock) {
     Noise::point(2);
+    if (Noise::spurious()) {
+      lock.unlock();
+      std::this_thread::yield();
+      lock.lock();
+      return;
+    }
     cv_.wait(lock);
   }
   void notify_one() noexcept { cv_.notify_one(); }
