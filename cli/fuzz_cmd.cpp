@@ -221,9 +221,13 @@ stress::EngineResult fuzz_row(const std::string& target, const std::string& self
   o.quiet = true;
   const std::string bin = default_fuzz_bin(self) + "/" + target + "_fuzzer";
   const std::string corpus = o.out_dir + "/corpus-" + target;
-  if (!is_exec(bin)) return stress::engine_error(2, "no fuzz target " + bin);
-  if (mkdir(o.out_dir.c_str(), 0755) != 0 || mkdir(corpus.c_str(), 0755) != 0) {
-    return stress::engine_error(3, "cannot create " + corpus + ": " + std::strerror(errno));
+  if (!is_exec(bin)) {
+    return stress::engine_error(2, "no fuzz target " + bin + " (build it: cmake --workflow --preset fuzz)");
+  }
+  for (const std::string& folder : {o.out_dir, corpus}) {
+    if (mkdir(folder.c_str(), 0755) != 0) {
+      return stress::engine_error(3, "cannot create " + folder + ": " + std::strerror(errno));
+    }
   }
   int fd = -1;
   const pid_t pid = start_fuzzer(o, fuzzer_args(o, bin, corpus), fd);

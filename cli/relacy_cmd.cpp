@@ -260,8 +260,12 @@ static int relacy_command(const RelacyOptions& o) {
   rel::set_stop_check([] { return stress::StopSignals::requested() != 0; });
   for (const Planned& p : plan) {
     if (stress::StopSignals::requested() != 0) break;
+    // plan_searches checked the names: what fails here is the environment (pipe, fork).
     Result<rel::ModelResult> r = rel::run_model(p.model, p.mutant, p.search);
-    if (!r) return usage_error(r.error());
+    if (!r) {
+      std::fprintf(stderr, "wsstress: error: %s\n", r.error().c_str());
+      return kInternal;
+    }
     if (stress::StopSignals::requested() != 0) break;
     done.push_back(judge(p, std::move(*r)));
     const Judged& j = done.back();
@@ -332,7 +336,7 @@ stress::EngineResult relacy_row(const stress::MatrixSpec& spec, const stress::Mu
   for (const Planned& p : *plan) {
     if (stress::StopSignals::requested() != 0) break;
     Result<rel::ModelResult> r = rel::run_model(p.model, p.mutant, p.search);
-    if (!r) return stress::engine_error(2, r.error());
+    if (!r) return stress::engine_error(3, r.error());  // the names were checked: pipe or fork failed
     if (stress::StopSignals::requested() != 0) break;
     const Judged& j = done.emplace_back(judge(p, std::move(*r)));
     elapsed += j.r.seconds;
@@ -363,7 +367,9 @@ stress::MatrixEngine relacy_matrix_engine() {
   e.run = [](const stress::MatrixSpec& spec, const stress::MutantInfo& m, const std::string&, const stress::Deliver&) {
     return relacy_row(spec, m);
   };
-  e.budgets = 6;  // one search per model that targets the mutant; the clean row runs all six models
+  // One search per model that targets the mutant, each up to the budget; the
+  // clean row runs every model.
+  e.budgets = static_cast<double>(rel::models().size());
   return e;
 }
 
@@ -373,7 +379,8 @@ stress::MatrixEngine relacy_matrix_engine() {
   stress::MatrixEngine e;
   e.run = [](const stress::MatrixSpec&, const stress::MutantInfo&, const std::string&, const stress::Deliver&) {
     return stress::engine_error(3,
-                                "this build has no Relacy models (the asan, tsan and fuzz presets leave them out)");
+                                "this build has no Relacy models (the asan, tsan and fuzz presets leave them out; "
+                                "use the default or relacy preset)");
   };
   return e;
 }

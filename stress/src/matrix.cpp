@@ -46,9 +46,10 @@ struct ChildEnd {
 };
 
 // The child's side: its own process group (so a signal passed on, or the
-// backstop's kill, reaches what it starts too: a Relacy search, a fuzzer),
-// stdout to /dev/null and stderr to `err` (a crash's last words), then the
-// engine; its result goes to `result` and the process ends.
+// backstop's kill, reaches what it starts too: a Relacy search; a fuzzer has
+// a group of its own, which the fuzz engine passes signals to), stdout to
+// /dev/null and stderr to `err` (a crash's last words), then the engine; its
+// result goes to `result` and the process ends.
 [[noreturn]] void be_child(const MatrixSpec& spec, const MatrixEngine& engine, const MutantInfo& m,
                            const std::string& dir, const std::string& result, const std::string& err) {
   setpgid(0, 0);
@@ -57,9 +58,12 @@ struct ChildEnd {
   if (out >= 0) dup2(out, 1);
   if (errfd >= 0) dup2(errfd, 2);
   const Deliver deliver = [&result](const EngineResult& r) {
-    std::ofstream(result) << nlohmann::json(r).dump();
+    std::ofstream out(result);
+    out << nlohmann::json(r).dump();
+    out.close();
+    if (!out) std::fprintf(stderr, "wsstress: error: cannot write the row's result to %s\n", result.c_str());
     std::fflush(nullptr);
-    std::_Exit(0);
+    std::_Exit(out ? 0 : 3);
   };
   try {
     deliver(engine.run(spec, m, dir, deliver));

@@ -25,16 +25,25 @@ std::atomic<InvariantHandler> g_invariant_handler{nullptr};
 struct ThreadNoise {
   std::uint64_t epoch = ~std::uint64_t{0};
   SplitMix64 rng;
-  std::uint64_t next() {
+  SplitMix64 spurious_rng;  // a stream of its own: the other draws are as before spurious wake-ups
+  void reseed_if_new_run() {
     const std::uint64_t e = g_epoch.load(std::memory_order_relaxed);
-    if (e != epoch) {
-      // Each thread draws from its own stream of the run's seed, numbered in
-      // the order threads first reach a noise point.
-      epoch = e;
-      rng = SplitMix64(g_seed.load(std::memory_order_relaxed) ^
-                       (0x2545f4914f6cdd1dull * (1 + g_thread_counter.fetch_add(1, std::memory_order_relaxed))));
-    }
+    if (e == epoch) return;
+    // Each thread draws from its own stream of the run's seed, numbered in
+    // the order threads first reach a noise point.
+    epoch = e;
+    const std::uint64_t seed = g_seed.load(std::memory_order_relaxed) ^
+                               (0x2545f4914f6cdd1dull * (1 + g_thread_counter.fetch_add(1, std::memory_order_relaxed)));
+    rng = SplitMix64(seed);
+    spurious_rng = SplitMix64(seed ^ 0x5b0f2a9c3e7d4461ull);
+  }
+  std::uint64_t next() {
+    reseed_if_new_run();
     return rng.next();
+  }
+  std::uint64_t next_spurious() {
+    reseed_if_new_run();
+    return spurious_rng.next();
   }
 };
 
@@ -77,7 +86,7 @@ bool Noise::spurious() noexcept {
   const int level = g_level.load(std::memory_order_relaxed);
   if (level <= 0) return false;
   const unsigned in = level == 1 ? 16 : level == 2 ? 8 : 4;
-  return t_noise.next() % in == 0;
+  return t_noise.next_spurious() % in == 0;
 }
 
 void Progress::tick() noexcept { g_progress.fetch_add(1, std::memory_order_relaxed); }

@@ -150,8 +150,13 @@ struct Shrinker {
         cfg.forced.clear();
         SimResult r;
         if (try_run(s, cfg, r)) {
+          // The smaller run is what the reproducer now records: its
+          // schedule, and what it showed (a replay checks both).
           cur.spec = s;
           cur.config.forced = r.schedule;
+          cur.verdict = stress::to_string(r.verdict.kind);
+          cur.message = r.verdict.message;
+          cur.trace_hash = r.trace_hash;
           progress = true;
           break;
         }

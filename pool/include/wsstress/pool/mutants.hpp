@@ -231,11 +231,12 @@ struct NoMutants {
   X(LockLatchSetOutsideMutex, lock_latch_set_outside_mutex,                                                          \
     (static constexpr bool kLockLatchSetOutsideMutex = true;),                                                       \
     .history = "f17d745 (2016)",                                                                                     \
-    .failure = "the flag is set and notified between a waiter's check and its wait: the waiter sleeps forever",      \
+    .failure = "the flag is set and notified between a waiter's check and its wait: the waiter sleeps forever; "     \
+      "or the waiter sees the flag, returns and its thread frees the latch before the notify: use after free",       \
     .scenario = "inject",                                                                                            \
     .stress = "reachable with noise before the condvar wait",                                                        \
     .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
-    .relacy_expect = Cannot, .kinds = Hang)                                                                          \
+    .relacy_expect = Cannot, .kinds = Hang | UseAfterFree)                                                           \
   X(LockLatchWaitOnce, lock_latch_wait_once, (static constexpr bool kLockLatchWaitOnce = true;),                     \
     .history = "catalog extra (the loop in LockLatch::wait, rayon-core latch.rs: `while !*guard`)",                  \
     .failure = "a spurious condvar wake-up returns from the wait before the latch is set: the outside caller "       \

@@ -91,7 +91,8 @@ struct MatrixReport {
   double elapsed_s = 0;
 };
 
-// Runs the matrix with the engine named spec.engine; `on_row` is called as
+// Runs the matrix with `engine` (spec.engine names it, and says which of the
+// catalog's expectations judge the rows); `on_row` is called as
 // each row completes (for progress).
 MatrixReport run_matrix(const MatrixSpec& spec, const MatrixEngine& engine,
                         const std::function<void(const MatrixRow&)>& on_row);
