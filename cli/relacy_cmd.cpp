@@ -5,6 +5,7 @@
 // says so and exits 3.
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -238,6 +239,36 @@ int exit_code(const RelacyOptions& o, const std::vector<Judged>& done, std::stri
   return fail ? kFailed : limit ? kHang : kOk;
 }
 
+// A failing search as a failure of the report and of the matrix row: its
+// one-line message and the command that runs it again.
+std::string failure_message(const Judged& j) {
+  return "model " + j.plan->model + ": " + j.r.relacy_result + " in execution #" + std::to_string(j.r.executions) +
+         " (" + search_text(j.plan->search) + ")";
+}
+std::string replay_of(const Planned& p) { return "wsstress relacy --model " + p.model + " --mutant " + p.mutant; }
+
+// Runs the planned searches in order, each judged and handed to `on_done`
+// as it finishes. A stop signal kills the search in progress (its result is
+// dropped) and ends the loop; the error is the environment's (a pipe or a
+// fork: plan_searches checked the names).
+Result<std::vector<Judged>> run_searches(const std::vector<Planned>& plan,
+                                         const std::function<void(const Judged&)>& on_done) {
+  std::vector<Judged> done;
+  rel::set_stop_check([] { return stress::StopSignals::requested() != 0; });
+  for (const Planned& p : plan) {
+    if (stress::StopSignals::requested() != 0) break;
+    Result<rel::ModelResult> r = rel::run_model(p.model, p.mutant, p.search);
+    if (!r) {
+      rel::set_stop_check(nullptr);
+      return fail(r.error());
+    }
+    if (stress::StopSignals::requested() != 0) break;
+    on_done(done.emplace_back(judge(p, std::move(*r))));
+  }
+  rel::set_stop_check(nullptr);
+  return done;
+}
+
 }  // namespace
 
 static int relacy_command(const RelacyOptions& o) {
@@ -249,7 +280,6 @@ static int relacy_command(const RelacyOptions& o) {
   const Result<std::vector<Planned>> planned = plan_searches(o);
   if (!planned) return usage_error(planned.error());
   const std::vector<Planned>& plan = *planned;
-  std::vector<Judged> done;
   bool trace_unwritten = false;
   nlohmann::json runs = nlohmann::json::array(), failures = nlohmann::json::array();
   std::uint64_t executions = 0;
@@ -257,18 +287,7 @@ static int relacy_command(const RelacyOptions& o) {
   // The first SIGINT/SIGTERM/SIGHUP kills the search in progress (its result
   // is dropped) and ends the command with what finished; the second kills.
   const stress::StopSignals stop;
-  rel::set_stop_check([] { return stress::StopSignals::requested() != 0; });
-  for (const Planned& p : plan) {
-    if (stress::StopSignals::requested() != 0) break;
-    // plan_searches checked the names: what fails here is the environment (pipe, fork).
-    Result<rel::ModelResult> r = rel::run_model(p.model, p.mutant, p.search);
-    if (!r) {
-      std::fprintf(stderr, "wsstress: error: %s\n", r.error().c_str());
-      return kInternal;
-    }
-    if (stress::StopSignals::requested() != 0) break;
-    done.push_back(judge(p, std::move(*r)));
-    const Judged& j = done.back();
+  const Result<std::vector<Judged>> searched = run_searches(plan, [&](const Judged& j) {
     elapsed += j.r.seconds;
     executions += j.r.executions;
     print_judged(j, o);
@@ -278,7 +297,7 @@ static int relacy_command(const RelacyOptions& o) {
         std::fprintf(stderr, "wsstress: error: --trace-out: %s\n", written.error().c_str());  // the verdicts still stand
         trace_unwritten = true;
       } else {
-        std::fprintf(text_out(), "the whole report of %s/%s is in %s\n", p.model.c_str(), p.mutant.c_str(),
+        std::fprintf(text_out(), "the whole report of %s/%s is in %s\n", j.plan->model.c_str(), j.plan->mutant.c_str(),
                      o.trace_out.c_str());
       }
     }
@@ -286,14 +305,17 @@ static int relacy_command(const RelacyOptions& o) {
     runs.push_back(judged_json(j));
     if (j.failed) {
       failures.push_back({{"verdict", j.r.relacy_result},
-                          {"message", "model " + p.model + ": " + j.r.relacy_result + " in execution #" +
-                                          std::to_string(j.r.executions) + " (" + search_text(p.search) + ")"},
+                          {"message", failure_message(j)},
                           {"seed", j.r.executions},
                           {"at_seconds", elapsed},
-                          {"replay", "wsstress relacy --model " + p.model + " --mutant " + p.mutant}});
+                          {"replay", replay_of(*j.plan)}});
     }
+  });
+  if (!searched) {
+    std::fprintf(stderr, "wsstress: error: %s\n", searched.error().c_str());
+    return kInternal;
   }
-  rel::set_stop_check(nullptr);
+  const std::vector<Judged>& done = *searched;
   std::string summary;
   int code = exit_code(o, done, summary);
   if (trace_unwritten && code == kOk) code = kInternal;
@@ -329,32 +351,24 @@ stress::EngineResult relacy_row(const stress::MatrixSpec& spec, const stress::Mu
   o.time_limit = spec.budget_s;
   const Result<std::vector<Planned>> plan = plan_searches(o);
   if (!plan) return stress::engine_error(2, plan.error());
-  rel::set_stop_check([] { return stress::StopSignals::requested() != 0; });
-  std::vector<Judged> done;
   stress::EngineResult row;
   double elapsed = 0;
-  for (const Planned& p : *plan) {
-    if (stress::StopSignals::requested() != 0) break;
-    Result<rel::ModelResult> r = rel::run_model(p.model, p.mutant, p.search);
-    if (!r) return stress::engine_error(3, r.error());  // the names were checked: pipe or fork failed
-    if (stress::StopSignals::requested() != 0) break;
-    const Judged& j = done.emplace_back(judge(p, std::move(*r)));
+  const Result<std::vector<Judged>> done = run_searches(*plan, [&](const Judged& j) {
     elapsed += j.r.seconds;
     row.runs += j.r.executions;
     if (j.failed && !row.caught) {
       row.caught = true;
       row.outcome = j.r.relacy_result;
-      row.message = "model " + p.model + ": " + j.r.relacy_result + " in execution #" +
-                    std::to_string(j.r.executions) + " (" + search_text(p.search) + ")";
+      row.message = failure_message(j);
       row.first_seed = j.r.executions;
       row.at_seconds = elapsed;
-      row.replay = "wsstress relacy --model " + p.model + " --mutant " + p.mutant;
+      row.replay = replay_of(*j.plan);
     }
-  }
-  rel::set_stop_check(nullptr);
+  });
+  if (!done) return stress::engine_error(3, done.error());
   if (row.caught) return row;
   std::string summary;
-  const int code = exit_code(o, done, summary);
+  const int code = exit_code(o, *done, summary);
   row.outcome = code == kOk ? "pass" : "error (exit " + std::to_string(code) + ")";
   if (code != kOk) row.message = summary;
   return row;
