@@ -23,6 +23,7 @@ inline int exit_code_for(stress::VerdictKind k) noexcept {
   switch (k) {
     case stress::VerdictKind::Pass: return kOk;
     case stress::VerdictKind::Bug: return kFailed;
+    case stress::VerdictKind::Crash: return kFailed;
     case stress::VerdictKind::Hang: return kHang;
     case stress::VerdictKind::Internal: return kInternal;
   }

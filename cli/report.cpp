@@ -290,6 +290,10 @@ std::string sim_failure_text(const sim::SimFailure& f) {
 }
 
 std::string sim_reproducer_text(const std::string& path, const sim::Repro& repro) {
+  if (repro.verdict == "crash") {  // no trace: the replay crashes too
+    return "reproducer: " + path + " (" + std::to_string(repro.config.forced.size()) +
+           " decisions up to the crash)\nreplay: wsstress replay " + path + "\n";
+  }
   return "reproducer: " + path + " (" + std::to_string(repro.config.forced.size()) + " decisions, trace hash " +
          hash_text(repro.trace_hash) + ")\nreplay: wsstress replay " + path + " --trace\n";
 }

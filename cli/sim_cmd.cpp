@@ -1,7 +1,9 @@
 // `wsstress sim` and `wsstress replay`: run the simulator over a seed range,
 // write a reproducer for each failure (shrunk on request), render traces.
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -69,7 +71,9 @@ std::string write_failure(const SimOptions& o, const sim::SimFailure& f) {
   const std::string path = o.repro_path.empty() ? "wsstress-" + run.scenario + "-" + run.mutant + "-seed" +
                                                       std::to_string(f.seed) + ".repro"
                                                 : o.repro_path;
-  if (o.shrink) {
+  // A crash is neither shrunk nor traced here: each run would end this process.
+  const bool crash = f.result.verdict.kind == stress::VerdictKind::Crash;
+  if (o.shrink && !crash) {
     sim::ShrinkReport s = sim::shrink(repro);
     if (!o.quiet) print_shrink(s);
     repro = s.after;
@@ -80,7 +84,7 @@ std::string write_failure(const SimOptions& o, const sim::SimFailure& f) {
     const std::string t = sim_reproducer_text(path, repro);
     std::fwrite(t.data(), 1, t.size(), text_out());
   }
-  if (o.trace || !o.trace_out.empty()) {
+  if ((o.trace || !o.trace_out.empty()) && !crash) {
     emit_trace(repro, o.trace, o.trace_out, o.quiet);  // a trace that cannot be written is said; the exit code stands
   }
   return path;
@@ -112,6 +116,12 @@ int sim_command(const SimOptions& o) {
   return o.json_path.empty() ? code : write_report("--json", o.json_path, sim_report_json(rep, repro_paths), code);
 }
 
+// "; recorded by build X, this is build Y" when another executable wrote it.
+std::string other_build(const sim::Repro& r) {
+  if (r.build.empty() || r.build == sim::build_id()) return "";
+  return "; recorded by build " + r.build + ", this is build " + sim::build_id();
+}
+
 // The replay's verdict and whether it is the recorded run again (its verdict
 // and, when recorded, its trace hash); what differed goes to stderr.
 bool print_replay_verdict(const sim::Repro& r, const sim::SimResult& res) {
@@ -126,37 +136,29 @@ bool print_replay_verdict(const sim::Repro& r, const sim::SimResult& res) {
   const bool same_verdict = r.verdict.empty() || r.verdict == replayed;
   const bool same_trace = r.trace_hash == 0 || r.trace_hash == res.trace_hash;
   if (!same_verdict || !same_trace) {
-    std::fprintf(stderr, "wsstress: error: the replay did not reproduce the recorded run: %s\n",
+    std::fprintf(stderr, "wsstress: error: the replay did not reproduce the recorded run: %s%s\n",
                  !same_verdict ? ("recorded " + r.verdict + ", replayed " + replayed).c_str()
-                               : "same verdict, another interleaving (trace hash)");
+                               : "same verdict, another interleaving (trace hash)",
+                 other_build(r).c_str());
   }
   return same_verdict && same_trace;
 }
 
-int replay_command(const ReplayOptions& o) {
-  std::ifstream in(o.file);
-  if (!in) {
-    std::fprintf(stderr, "wsstress: error: %s: cannot open the reproducer\n", o.file.c_str());
-    return kUsage;
-  }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const Result<sim::Repro> r = sim::read_repro(ss.str());
-  if (!r) {
-    std::fprintf(stderr, "wsstress: error: %s: %s\n", o.file.c_str(), r.error().c_str());
-    return kUsage;
-  }
+// The replay itself: run, print, shrink. In a child process of its own
+// (replay_command), so that a reproducer of a crash crashes only the child.
+int replay_run(const ReplayOptions& o, const Result<sim::Repro>& r) {
   sim::SimConfig cfg = r->config;
   cfg.record_trace = o.trace || !o.trace_out.empty();
+  std::fprintf(text_out(), "replay: scenario %s, mutant %s, seed %llu, %s/%s, %zu decisions\n", r->spec.scenario.c_str(),
+              r->spec.mutant.c_str(), static_cast<unsigned long long>(r->config.seed), sim::to_string(r->config.strategy),
+              sim::to_string(r->config.memory), r->config.forced.size());
+  std::fflush(text_out());  // said before a crash can end this process
   sim::SimResult res = sim::find_sim_runner(r->spec.mutant)(r->spec, cfg);
   if (!res.divergence.empty()) {
     std::fprintf(stderr, "wsstress: error: %s: %s (was it recorded with another build of the pool?)\n",
                  o.file.c_str(), res.divergence.c_str());
     return kUsage;
   }
-  std::fprintf(text_out(), "replay: scenario %s, mutant %s, seed %llu, %s/%s, %zu decisions\n", r->spec.scenario.c_str(),
-              r->spec.mutant.c_str(), static_cast<unsigned long long>(r->config.seed), sim::to_string(r->config.strategy),
-              sim::to_string(r->config.memory), r->config.forced.size());
   if (!r->spec.input.empty()) {
     stress::ByteSource src(reinterpret_cast<const std::uint8_t*>(r->spec.input.data()), r->spec.input.size());
     std::fprintf(text_out(), "program: %s", stress::Program::decode(src).render().c_str());
@@ -175,7 +177,7 @@ int replay_command(const ReplayOptions& o) {
     }
   }
   const bool reproduced = print_replay_verdict(*r, res);
-  if (o.shrink) {
+  if (o.shrink && res.verdict.kind != stress::VerdictKind::Crash) {
     sim::ShrinkReport s = sim::shrink(*r);
     print_shrink(s);
     const std::string out = o.file + ".shrunk";
@@ -190,6 +192,41 @@ int replay_command(const ReplayOptions& o) {
   // again: the tool could not do what it was asked (another build of the pool?).
   const int code = reproduced ? exit_code_for(res.verdict.kind) : static_cast<int>(kInternal);
   return unwritten && code == kOk ? static_cast<int>(kInternal) : code;
+}
+
+int replay_command(const ReplayOptions& o) {
+  std::ifstream in(o.file);
+  if (!in) {
+    std::fprintf(stderr, "wsstress: error: %s: cannot open the reproducer\n", o.file.c_str());
+    return kUsage;
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const Result<sim::Repro> r = sim::read_repro(ss.str());
+  if (!r) {
+    std::fprintf(stderr, "wsstress: error: %s: %s\n", o.file.c_str(), r.error().c_str());
+    return kUsage;
+  }
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) return replay_run(o, r);  // no child: replay here
+  if (pid == 0) {
+    const int code = replay_run(o, r);
+    std::fflush(nullptr);
+    _exit(code);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  // The pool crashed the replay: the same crash as recorded, or not.
+  const std::string how = sim::process_end_text(status);
+  std::fprintf(text_out(), "replay: crash: %s\n", how.c_str());
+  std::fflush(text_out());
+  if (r->verdict == "crash" && r->message.rfind(how, 0) == 0) return kFailed;
+  std::fprintf(stderr, "wsstress: error: the replay did not reproduce the recorded run: recorded %s%s%s, replayed a crash (%s)%s\n",
+               r->verdict.c_str(), r->message.empty() ? "" : ": ", r->message.c_str(), how.c_str(), other_build(*r).c_str());
+  return kInternal;
 }
 
 void add_sim_options(CLI::App* cmd, SimOptions& o) {
@@ -237,6 +274,7 @@ Result<void> resolve(SimOptions& o) {
     c.run.input_path = o.input_path;
   }
   c.stop_on_failure = !o.keep_going;
+  o.campaign.crash_guard = true;  // a crash of the pool is a finding, not the end of the command
   auto& cfg = o.campaign.config;
   cfg.strategy = o.strategy == "pct"   ? sim::StrategyKind::PCT
                  : o.strategy == "dfs" ? sim::StrategyKind::DFS
@@ -250,8 +288,8 @@ Result<void> resolve(SimOptions& o) {
 Subcommand add_sim(CLI::App& parent) {
   auto o = std::make_shared<SimOptions>();
   CLI::App* cmd = parent.add_subcommand(
-      "sim", "the deterministic simulator: every thread a fiber, one seed one interleaving; exit 0 pass, 1 bug, "
-             "4 hang (lost wake-up or livelock)");
+      "sim", "the deterministic simulator: every thread a fiber, one seed one interleaving; exit 0 pass, 1 bug or "
+             "crash, 4 hang (lost wake-up or livelock)");
   add_sim_options(cmd, *o);
   return {cmd, [o] {
             if (auto ok = resolve(*o); !ok) return usage_error(ok.error());

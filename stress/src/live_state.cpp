@@ -12,6 +12,7 @@ const char* to_string(VerdictKind k) noexcept {
   switch (k) {
     case VerdictKind::Pass: return "pass";
     case VerdictKind::Bug: return "bug";
+    case VerdictKind::Crash: return "crash";
     case VerdictKind::Hang: return "hang";
     case VerdictKind::Internal: return "internal";
   }

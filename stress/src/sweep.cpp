@@ -95,10 +95,11 @@ VerdictKind worse(VerdictKind a, VerdictKind b) noexcept {
     switch (k) {
       case VerdictKind::Pass: return 0;
       case VerdictKind::Bug: return 1;
-      case VerdictKind::Hang: return 2;
-      case VerdictKind::Internal: return 3;
+      case VerdictKind::Crash: return 2;
+      case VerdictKind::Hang: return 3;
+      case VerdictKind::Internal: return 4;
     }
-    return 3;
+    return 4;
   };
   return rank(a) >= rank(b) ? a : b;
 }

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "journal.hpp"
 #include "wsstress/stress/catalog.hpp"
 
 namespace wsstress::sim {
@@ -274,7 +275,21 @@ std::optional<SimResult> run_sim_seed(const SimCampaignSpec& spec, SimRunFn run,
 
 }  // namespace
 
+SimFailure make_sim_failure(const stress::RunSpec& run, std::uint64_t seed, const SimConfig& cfg, SimResult result,
+                            double at_seconds) {
+  Repro repro;
+  repro.spec = run;
+  repro.config = cfg;
+  repro.config.record_trace = false;
+  repro.verdict = stress::to_string(result.verdict.kind);
+  repro.message = result.verdict.message;
+  repro.trace_hash = result.trace_hash;
+  return {seed, std::move(result), std::move(repro), at_seconds};
+}
+
 SimCampaignReport run_sim_campaign(const SimCampaignSpec& spec, const stress::ProgressFn& progress) {
+  if (spec.crash_guard) return run_guarded_campaign(spec, progress);
+  CrashJournal* journal = CrashJournal::active();  // set in a guarded campaign's child
   SimCampaignReport report;
   report.spec = spec;
   const auto& b = spec.base;
@@ -287,17 +302,12 @@ SimCampaignReport run_sim_campaign(const SimCampaignSpec& spec, const stress::Pr
     SimConfig cfg = spec.config;
     cfg.seed = seed;
     const double left = b.max_seconds > 0 ? b.max_seconds - elapsed() : 0;
+    if (journal != nullptr) journal->header().seed = seed;
     std::optional<SimResult> failed = run_sim_seed(spec, run, cfg, left, report);
     ++report.runs;
+    if (journal != nullptr) journal_seed_done(*journal, report);
     if (!failed) return false;
-    Repro repro;
-    repro.spec = b.run;
-    repro.config = cfg;
-    repro.config.record_trace = false;
-    repro.verdict = stress::to_string(failed->verdict.kind);
-    repro.message = failed->verdict.message;
-    repro.trace_hash = failed->trace_hash;
-    report.failures.push_back({seed, std::move(*failed), std::move(repro), elapsed()});
+    report.failures.push_back(make_sim_failure(b.run, seed, cfg, std::move(*failed), elapsed()));
     return true;
   }, progress);
   report.budget_exhausted = swept.budget_exhausted;

@@ -155,7 +155,7 @@ Result<void> read_decisions(Fields& fields, Repro& r) {
     }
     r.config.forced.push_back(static_cast<std::uint32_t>(v));
   }
-  if (r.config.forced.empty()) {
+  if (r.config.forced.empty() && !(fields.count("decisions") && fields.at("decisions") == "0")) {  // a crash before the first decision has none
     return fail("reproducer schedule is empty (truncated?)");
   }
   if (fields.count("decisions") && (!to_u64(fields["decisions"], v) || v != r.config.forced.size())) {
@@ -192,6 +192,7 @@ std::string write_repro(const Repro& r) {
   o << "verdict " << one_line(r.verdict) << "\n";
   o << "message " << one_line(r.message) << "\n";
   o << "trace-hash " << hex64(r.trace_hash) << "\n";
+  o << "build " << build_id() << "\n";  // the writer ran it
   if (!r.spec.input.empty()) {
     static const char* hex = "0123456789abcdef";
     o << "input ";
@@ -230,6 +231,7 @@ Result<Repro> read_repro_text(const std::string& text) {
   if (Result<void> decisions = read_decisions(fields, r); !decisions) return fail(decisions.error());
   r.verdict = fields.count("verdict") ? fields["verdict"] : "";
   r.message = fields.count("message") ? fields["message"] : "";
+  r.build = fields.count("build") ? fields["build"] : "";
   if (fields.count("trace-hash") && !to_u64(fields["trace-hash"], r.trace_hash, 16)) {
     return fail("reproducer field 'trace-hash' has a bad value '" + fields["trace-hash"] +
                 "' (expected up to 16 lower-case hex digits)");

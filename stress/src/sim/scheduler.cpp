@@ -79,6 +79,7 @@ Scheduler::Scheduler(const SimConfig& cfg)
     : cfg_(cfg), rng_(cfg.seed ^ 0x5bd1e995u), seed_stream_(cfg.seed), strategy_(make_strategy(cfg_, rng_)) {}
 
 SimResult Scheduler::run(const std::function<Verdict()>& body) {
+  if (journal_ != nullptr) journal_->begin_execution();
   Verdict main_verdict;
   spawn_fiber("main", [&] { main_verdict = body(); });
   loop();
@@ -255,6 +256,7 @@ void Scheduler::loop() {
 
 void Scheduler::take(const Action& a) {
   schedule_.push_back(a.code());
+  if (journal_ != nullptr) journal_->decision(a.code());
   Fiber* f = fibers_[a.fiber].get();
   switch (a.kind) {
     case Action::Flush: {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "fiber.hpp"
+#include "journal.hpp"
 #include "strategy.hpp"
 
 namespace wsstress::sim {
@@ -32,6 +33,8 @@ class Scheduler {
   void point(Op op, const void* addr, SrcLoc loc);
   void event(const Event& e, SrcLoc loc);
   [[noreturn]] void invariant(const char* what, SrcLoc loc);
+  // The calling fiber's run ends in a bug verdict (a broken invariant, the pool's abort).
+  [[noreturn]] void fail_fiber(const char* message);
   void still_alive(const SimLiveness& live, const void* object, Op op, SrcLoc loc);
   void use_after_free(Op op, const void* addr, SrcLoc loc);
   StoreBuffer& buffer() noexcept { return current_->buffer; }
@@ -90,6 +93,7 @@ class Scheduler {
   std::uint64_t steps_ = 0, vtime_ = 0, wait_counter_ = 0;
   std::uint64_t hash_ = 0xcbf29ce484222325ull;
   std::vector<std::uint32_t> schedule_;
+  CrashJournal* journal_ = CrashJournal::active();  // a guarded campaign's child: each decision, as it is made
   std::vector<TracePoint> trace_;
   std::deque<std::string> last_events_;
   std::optional<stress::Verdict> failure_;

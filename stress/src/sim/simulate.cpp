@@ -64,6 +64,13 @@ void invariant_failed(const char* what, SrcLoc loc) {
   std::fprintf(stderr, "wsstress sim: pool invariant violated at %s:%u: %s\n", loc.file, loc.line, what);
   std::abort();
 }
+void pool_aborted(const char* why, SrcLoc loc) {
+  char line[640];
+  std::snprintf(line, sizeof line, "wsstress pool: %s; aborting (at %s:%u)", why, loc.file, loc.line);
+  if (t_sched && sched().current()) sched().fail_fiber(line);
+  std::fprintf(stderr, "%s\n", line);
+  std::abort();
+}
 void use_after_free(Op op, const void* addr, SrcLoc loc) {
   if (t_sched) {
     sched().use_after_free(op, addr, loc);

@@ -37,7 +37,11 @@ void Scheduler::give_up_processor() {
 void Scheduler::invariant(const char* what, SrcLoc loc) {
   char line[512];
   std::snprintf(line, sizeof line, "pool invariant violated at %s:%u: %s", loc.file, loc.line, what);
-  fail(Verdict{VerdictKind::Bug, line, state_dump()});
+  fail_fiber(line);
+}
+
+void Scheduler::fail_fiber(const char* message) {
+  fail(Verdict{VerdictKind::Bug, message, state_dump()});
   give_up_processor();
 }
 

@@ -42,7 +42,7 @@ class BroadcastContext {
 namespace detail {
 // A fixed-capacity array of jobs constructed in place in one allocation; the
 // jobs never move.
-template <class Job>
+template <class P, class Job>
 class FixedJobs {
  public:
   explicit FixedJobs(std::size_t capacity)
@@ -56,7 +56,7 @@ class FixedJobs {
 
   template <class... Args>
   void emplace_back(Args&&... args) {
-    if (size_ == capacity_) abort_with("FixedJobs overflow");
+    if (size_ == capacity_) abort_with<P>("FixedJobs overflow");
     std::construct_at(jobs_ + size_, std::forward<Args>(args)...);
     ++size_;
   }
@@ -87,7 +87,7 @@ auto broadcast_in(OP&& op, Registry<P, M>& registry)
   // One allocation for the jobs, as rayon's Vec<StackJob> (a std::deque took a
   // map and a block, and a vector of JobRefs a third): StackJobs cannot move
   // once their JobRef is out, so they are built in place and never moved.
-  detail::FixedJobs<Job> jobs(n_threads);
+  detail::FixedJobs<P, Job> jobs(n_threads);
   for (std::size_t i = 0; i < n_threads; ++i) jobs.emplace_back(f, LatchRef<ScopeLatch<P, M>>(latch));
   registry.inject_broadcast([&jobs](std::size_t i) noexcept { return jobs[i].as_job_ref(); });
   latch.wait(current_thread);

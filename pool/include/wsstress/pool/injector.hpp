@@ -267,7 +267,7 @@ class JobFifo : public JobHeader {
     for (;;) {
       Steal s = self->inner_.steal();
       if (s.kind == StealKind::Success) return s.job.execute();
-      if (s.kind == StealKind::Empty) abort_with("FIFO is empty");
+      if (s.kind == StealKind::Empty) abort_with<P>("FIFO is empty");
       trace<P>([] { return Event{EventKind::StealRetry, nullptr, Event::kNoWorker, std::uint64_t(StealRetryFrom::JobFifo)}; });
     }
   }

@@ -23,6 +23,7 @@
 #include <utility>
 #include <variant>
 
+#include "wsstress/pool/platform/src_loc.hpp"
 #include "wsstress/pool/refcount.hpp"
 
 namespace wsstress::pool {
@@ -50,23 +51,27 @@ ValueOrUnit<std::invoke_result_t<F, A...>> invoke_to_value(F&& f, A&&... args) {
 
 // Where rayon aborts (its AbortIfPanic guards, a panic inside a panic) or a
 // port-only invariant breaks, we abort too. Where rayon panics in the
-// caller's thread we throw instead (README, "Panics and aborts").
-[[noreturn]] inline void abort_with(const char* why) noexcept {
-  std::fprintf(stderr, "wsstress pool: %s; aborting\n", why);
-  std::abort();
+// caller's thread we throw instead (README, "Panics and aborts"). The abort
+// goes through the platform: a process abort in production, the run's
+// failure in the simulator, the model's failure (with its history) in Relacy.
+template <class P>
+[[noreturn]] void abort_with(const char* why, SrcLoc loc = SrcLoc::here()) noexcept {
+  P::abort_pool(why, loc);
 }
 
 // The same, naming the exception that caused it: Rust's panic hook prints a
 // panic's message before rayon aborts on it, so a user sees what was thrown.
-[[noreturn]] inline void abort_with(const char* why, std::exception_ptr cause) noexcept {
+template <class P>
+[[noreturn]] void abort_with(const char* why, std::exception_ptr cause, SrcLoc loc = SrcLoc::here()) noexcept {
+  char text[512];
   try {
     std::rethrow_exception(cause);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "wsstress pool: %s: %s; aborting\n", why, e.what());
+    std::snprintf(text, sizeof text, "%s: %s", why, e.what());
   } catch (...) {
-    std::fprintf(stderr, "wsstress pool: %s (an exception that is not a std::exception); aborting\n", why);
+    std::snprintf(text, sizeof text, "%s (an exception that is not a std::exception)", why);
   }
-  std::abort();
+  P::abort_pool(text, loc);
 }
 
 struct JobHeader {

@@ -70,8 +70,13 @@ struct NoMutants {
   // LockLatch::wait checks its flag once (`if`) instead of in a loop (`while`):
   // a spurious wake-up returns before the latch is set.
   static constexpr bool kLockLatchWaitOnce = false;
+  // new_internal_jobs reads the counters instead of making the JEC odd for a
+  // sleepy worker: a push onto a worker's own deque goes unannounced.
+  static constexpr bool kInternalPushNoJec = false;
   // in_worker_cold reuses its thread-local LockLatch without resetting it.
   static constexpr bool kColdLatchNoReset = false;
+  // spawn runs its closure without the registry's catch_unwind.
+  static constexpr bool kSpawnNoCatchUnwind = false;
   // spawn does not take a terminate count for its job.
   static constexpr bool kSpawnNoTerminateCount = false;
   // JobsEventCounter::is_sleepy masks the parity with 0: always "sleepy" (c3a5304).
@@ -252,6 +257,20 @@ struct NoMutants {
     .stress = "reachable: the pool aborts reading an empty result",                                                  \
     .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
     .relacy_expect = Cannot, .kinds = Assertion | Crash)                                                             \
+  X(InternalPushNoJec, internal_push_no_jec, (static constexpr bool kInternalPushNoJec = true;),                     \
+    .history = "catalog extra (kind 2 of the lost wake-ups of the design: a sleepy worker misses an internal push)",  \
+    .failure = "a sleepy worker sleeps beside a job pushed on another worker's deque: one helper fewer, no wrong result", \
+    .scenario = "rendezvous",                                                                                        \
+    .stress = "reachable only where one half of a join waits for the other to start (the rendezvous scenario)",      \
+    .stress_expect = Maybe, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
+    .relacy_expect = Cannot, .kinds = Hang)                                                                          \
+  X(SpawnNoCatchUnwind, spawn_no_catch_unwind, (static constexpr bool kSpawnNoCatchUnwind = true;),                \
+    .history = "catalog extra (spawn's catch_unwind around the closure)",                                            \
+    .failure = "a spawned job's exception meets the job's noexcept frame: std::terminate ends the process",          \
+    .scenario = "exception",                                                                                         \
+    .stress = "reachable: the process aborts at the first throwing spawn",                                           \
+    .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
+    .relacy_expect = Cannot, .kinds = Crash)                                                                         \
   X(SpawnNoTerminateCount, spawn_no_terminate_count, (static constexpr bool kSpawnNoTerminateCount = true;),         \
     .history = "catalog extra (spawn's increment_terminate_count)",                                                  \
     .failure = "a pool terminates with spawned jobs still queued: jobs are lost or a worker exits with work",        \

@@ -286,7 +286,7 @@ class Registry {
   void increment_terminate_count() noexcept {
     const std::size_t previous = terminate_count_.fetch_add(1, std::memory_order_acq_rel);
     WSSTRESS_CHECK(P, previous != 0, "registry terminate count incremented from zero");
-    if (previous == SIZE_MAX) abort_with("overflow in registry terminate count");
+    if (previous == SIZE_MAX) abort_with<P>("overflow in registry terminate count");
   }
 
   // Drops one terminate count; the last one sets every worker's terminate latch
@@ -309,11 +309,11 @@ class Registry {
     try {
       std::forward<F>(f)();
     } catch (...) {
-      if (!panic_handler_) abort_with("a job threw and the pool has no panic handler", std::current_exception());
+      if (!panic_handler_) abort_with<P>("a job threw and the pool has no panic handler", std::current_exception());
       try {
         panic_handler_(std::current_exception());
       } catch (...) {
-        abort_with("the pool's panic handler threw", std::current_exception());
+        abort_with<P>("the pool's panic handler threw", std::current_exception());
       }
     }
   }
@@ -514,7 +514,7 @@ template <class P, class M>
 WorkerThread<P, M>::WorkerThread(RegistryRef<P, M> registry, std::size_t index)
     : worker_(*registry->deques_[index]), broadcast_(*registry->broadcasts_[index]), index_(index),
       rng_(P::next_rng_seed()), registry_(std::move(registry)) {
-  if (current_slot() != nullptr) abort_with("a thread can be the worker of one pool only");
+  if (current_slot() != nullptr) abort_with<P>("a thread can be the worker of one pool only");
   current_slot() = this;
 }
 

@@ -32,13 +32,18 @@ JobRef spawn_job(F&& func, Registry<P, M>& registry) {
 
   auto body = [registry = RegistryRef<P, M>(&registry),
                func = std::optional<std::decay_t<F>>(std::forward<F>(func))]() mutable noexcept {
-    registry->catch_unwind([&] {
+    auto call = [&] {
       // Rust moves the closure into the call: its captures die before
       // terminate(), which may let the workers exit.
       std::decay_t<F> f = std::move(*func);
       func.reset();
       f();
-    });
+    };
+    if constexpr (M::kSpawnNoCatchUnwind) {
+      call();  // mutant: an exception meets this noexcept frame: std::terminate
+    } else {
+      registry->catch_unwind(call);
+    }
     if constexpr (!M::kSpawnNoTerminateCount) registry->terminate();  // (*) permit the registry to terminate
   };
   auto job = std::make_unique<HeapJob<decltype(body)>>(std::move(body));

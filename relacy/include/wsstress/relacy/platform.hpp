@@ -16,6 +16,7 @@
 // every standard header the pool uses.
 #pragma once
 
+#include <cstdio>
 #include <array>
 #include <atomic>
 #include <condition_variable>
@@ -261,6 +262,15 @@ struct RelacyPlatform {
   static void on_event(const pool::Event&, SrcLoc) noexcept {}
   static void invariant_failed(const char* what, SrcLoc loc) {
     rl::ctx().fail_test(what, rl::test_result_user_assert_failed, info(loc));
+  }
+  // The pool's abort is the model's failure, with Relacy's history, not the
+  // search process's death (which the command could only call a crash).
+  // fail_test switches to Relacy's main fiber and never comes back here.
+  [[noreturn]] static void abort_pool(const char* why, SrcLoc loc) {
+    char text[600];
+    std::snprintf(text, sizeof text, "wsstress pool: %s; aborting", why);
+    rl::ctx().fail_test(text, rl::test_result_user_assert_failed, info(loc));
+    std::abort();  // unreachable: the failed execution is not resumed
   }
 
   // A worker becomes a Relacy dynamic thread; the model's suite must reserve

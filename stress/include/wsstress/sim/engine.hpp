@@ -69,7 +69,11 @@ struct Repro {
   std::string verdict;             // what the recorded run found
   std::string message;
   std::uint64_t trace_hash = 0;
+  std::string build;               // the build id of the executable that wrote it ("" in older files)
 };
+
+// The running executable's GNU build id in hex ("unknown" without one).
+const std::string& build_id();
 
 std::string write_repro(const Repro& r);
 // Parses a reproducer; a refusal says why in one line.
@@ -97,6 +101,10 @@ struct SimCampaignSpec {
   stress::CampaignSpec base;           // scenario, mutant, sizes, seeds, shard, budget
   SimConfig config;                    // strategy, memory model, knobs (seed set per run)
   std::uint64_t max_executions = 100000;  // DFS: per seed
+  // Run the seeds in a child process, so that a fatal signal in the pool under
+  // test is a `crash` finding with its reproducer instead of the end of the
+  // command (guard.cpp). The parent writes every report.
+  bool crash_guard = false;
 };
 
 struct SimFailure {
@@ -120,5 +128,18 @@ struct SimCampaignReport {
 };
 
 SimCampaignReport run_sim_campaign(const SimCampaignSpec& spec, const stress::ProgressFn& progress);
+
+// ---- the parts guard.cpp shares with the campaign ----
+
+class CrashJournal;
+SimCampaignReport run_guarded_campaign(const SimCampaignSpec& spec, const stress::ProgressFn& progress);
+void journal_seed_done(CrashJournal& journal, const SimCampaignReport& report);
+// A failure of `seed` under `cfg` (whose `forced` replays it), as the report keeps it.
+SimFailure make_sim_failure(const stress::RunSpec& run, std::uint64_t seed, const SimConfig& cfg, SimResult result,
+                            double at_seconds);
+
+// How a process that ran the pool under test ended, as a verdict message:
+// "killed by SIGSEGV (signal 11)", "exited with status 1".
+std::string process_end_text(int wait_status);
 
 }  // namespace wsstress::sim

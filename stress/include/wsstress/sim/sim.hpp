@@ -121,6 +121,7 @@ namespace detail {
 void point(Op op, const void* addr, SrcLoc loc);
 void on_event(const Event& e, SrcLoc loc);
 [[noreturn]] void invariant_failed(const char* what, SrcLoc loc);
+[[noreturn]] void pool_aborted(const char* why, SrcLoc loc);
 // An operation on a destroyed object: fails the run (a fiber gives up the
 // processor for good; the scheduler itself, in a dump or a store-buffer
 // flush, records the failure and returns); outside a run, aborts.
@@ -324,6 +325,8 @@ struct SimPlatform {
   [[noreturn]] static void invariant_failed(const char* what, SrcLoc loc) noexcept {
     detail::invariant_failed(what, loc);
   }
+  // The pool's abort ends the run with a bug verdict, not the process.
+  [[noreturn]] static void abort_pool(const char* why, SrcLoc loc) noexcept { detail::pool_aborted(why, loc); }
   template <class F>
   static std::error_code spawn_thread(const pool::ThreadOptions& options, F&& body) {
     auto shared = std::make_shared<std::decay_t<F>>(std::forward<F>(body));

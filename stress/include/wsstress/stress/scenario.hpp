@@ -34,7 +34,9 @@ struct RunSpec {
   std::string input_path;      // where `input` came from, for replay commands
 };
 
-enum class VerdictKind { Pass, Bug, Hang, Internal };
+// Crash: the process running the pool under test died of a signal (the
+// simulator's crash guard sees it from the parent process).
+enum class VerdictKind { Pass, Bug, Crash, Hang, Internal };
 const char* to_string(VerdictKind k) noexcept;
 
 struct Verdict {
@@ -151,8 +153,9 @@ class Ctx {
     int id_;
   };
 
-  std::unique_ptr<TrackedPool> make_pool(const std::string& name, Builder builder = Builder()) {
-    builder.num_threads(spec.threads);
+  std::unique_ptr<TrackedPool> make_pool(const std::string& name, Builder builder = Builder(),
+                                        std::size_t min_threads = 1) {
+    builder.num_threads(std::max(spec.threads, min_threads));
     return std::make_unique<TrackedPool>(name, std::move(builder));
   }
 

@@ -48,6 +48,7 @@ namespace wsstress::stress {
   X(exception, true, true)    \
   X(program, true, true)      \
   X(cross_scope, true, false) \
+  X(rendezvous, false, false) \
   X(mixed, false, false)
 
 struct ScenarioInfo {

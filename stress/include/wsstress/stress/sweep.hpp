@@ -63,7 +63,7 @@ using ProgressFn = std::function<void(std::uint64_t done, std::uint64_t total, d
 SweepOutcome sweep(const SweepPlan& plan, const std::function<bool(std::uint64_t seed)>& run_seed,
                    const ProgressFn& progress);
 
-// The verdict of many runs: internal beats hang beats bug beats pass.
+// The verdict of many runs: internal beats hang beats crash beats bug beats pass.
 VerdictKind worse(VerdictKind a, VerdictKind b) noexcept;
 
 }  // namespace wsstress::stress

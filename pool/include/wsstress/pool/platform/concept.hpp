@@ -60,6 +60,7 @@ concept Platform =
       { P::template thread_local_slot<struct ConceptTag, int>() } -> std::same_as<int&>;
       P::on_event(event, loc);
       P::invariant_failed("", loc);
+      P::abort_pool("", loc);
       { a.load(order) } -> std::same_as<std::size_t>;
       a.store(std::size_t{0}, order);
       { a.fetch_add(std::size_t{1}, order) } -> std::same_as<std::size_t>;

@@ -85,6 +85,12 @@ struct StdPlatform {
     std::abort();
   }
 
+  // rayon's abort (an AbortIfPanic guard, a panic in a panic): the process ends.
+  [[noreturn]] static void abort_pool(const char* why, SrcLoc) noexcept {
+    std::fprintf(stderr, "wsstress pool: %s; aborting\n", why);
+    std::abort();
+  }
+
   // Starts a detached thread running `body` (rayon detaches its workers too; the
   // registry is kept alive by the references the workers hold).
   template <class F>

@@ -124,6 +124,14 @@ class Sleep {
   // misses this job costs a helper, not the job (sleep/README.md §5).
   void new_internal_jobs(std::size_t source_worker_index, std::uint32_t num_jobs,
                          bool queue_was_empty) noexcept {
+    if constexpr (M::kInternalPushNoJec) {
+      // Mutant: the push is not announced to sleepy workers (the JEC keeps its
+      // value), so one passes gate 4 and sleeps beside the job.
+      const auto counters = counters_.load(std::memory_order_seq_cst);
+      if (counters.sleeping_threads() == 0) return;
+      return wake_for_new_jobs(num_jobs, queue_was_empty, counters.awake_but_idle_threads(),
+                               counters.sleeping_threads());
+    }
     new_jobs(source_worker_index, num_jobs, queue_was_empty);
   }
 

@@ -76,6 +76,46 @@ struct PoolScenarios {
     }
   }
 
+  // ---- rendezvous ----
+
+  // The parallelism oracle: join(a, b) where `a` blocks until `b` has started.
+  // `b` can only run on another worker, so a worker that should have been
+  // woken (or kept awake) for the push and was not leaves everyone blocked: a
+  // lost wake-up that elsewhere costs only a helper is a hang here. Two
+  // workers at least, whatever the run asks (a shrunk run too).
+  static void rendezvous(C& c) {
+    auto pool = c.make_pool("rendezvous", Builder(), 2);
+    typename C::ThreadStatus status("main");
+    for (std::size_t it = 0; it < c.spec.iterations; ++it) {
+      Rng rng = c.rng.fork();
+      // Give the other workers time to get sleepy or fall asleep.
+      if (rng.chance(2)) E::sleep_us(rng.below(300));
+      typename P::Mutex m;
+      typename P::CondVar cv;
+      bool started = false;
+      status.set("install(join(wait for b to start, b))");
+      auto [a, b] = (**pool).install([&] {
+        return pool::join<P, M>(
+            [&] {
+              std::unique_lock<typename P::Mutex> lock(m);
+              while (!started) cv.wait(lock);
+              return 1;
+            },
+            [&] {
+              {
+                std::lock_guard<typename P::Mutex> lock(m);
+                started = true;
+              }
+              cv.notify_all();
+              return 2;
+            });
+      });
+      c.check(a == 1 && b == 2, "rendezvous: join returned wrong values");
+      status.set(nullptr);
+      Progress::tick();
+    }
+  }
+
   // ---- inject ----
 
   static void inject(C& c) {

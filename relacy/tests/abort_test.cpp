@@ -1,0 +1,58 @@
+// The pool's abort inside a Relacy model (issue #18 point 1): rayon aborts the
+// process when a job throws and the pool has no panic handler; under Relacy
+// that abort goes through RelacyPlatform::abort_pool and is the model's
+// failure, with Relacy's history of the execution, instead of the search
+// process dying of SIGABRT (which the command could only call "the search
+// crashed", exit 3). The control: the same program with a panic handler
+// passes, and the handler sees the exception once per execution.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "harness.hpp"
+
+namespace wsstress::relacy {
+namespace {
+
+template <bool WithHandler>
+struct ThrowingSpawn : ModelSuite<ThrowingSpawn<WithHandler>, 1> {
+  static const rl::thread_id_t dynamic_thread_count = 1;
+  static inline int handled = 0;
+
+  void thread(unsigned) {
+    pool::BasicThreadPoolBuilder<RP, ModelKnobs<pool::NoMutants>> b;
+    b.num_threads(1);
+    if constexpr (WithHandler) b.panic_handler([](std::exception_ptr) { ++handled; });
+    auto* p = new ModelPool<pool::NoMutants>(std::move(b));
+    p->spawn([] { throw std::runtime_error("boom"); });
+    drop_and_wait<pool::NoMutants>(p);
+  }
+};
+
+SearchSpec few() {
+  SearchSpec s;
+  s.kind = Search::Random;
+  s.iterations = 20;
+  return s;
+}
+
+TEST(PoolAbort, IsTheModelsFailureWithHistory) {
+  const RawResult r = run_suite<ThrowingSpawn<false>>(few());
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.relacy_result, "USER ASSERT FAILED");
+  EXPECT_NE(r.output.find("wsstress pool: a job threw and the pool has no panic handler: boom; aborting"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("execution history"), std::string::npos) << r.output;
+}
+
+TEST(PoolAbort, APanicHandlerTakesTheExceptionInstead) {
+  ThrowingSpawn<true>::handled = 0;
+  const RawResult r = run_suite<ThrowingSpawn<true>>(few());
+  EXPECT_TRUE(r.passed) << r.relacy_result << "\n" << r.output;
+  EXPECT_EQ(ThrowingSpawn<true>::handled, 20);
+}
+
+}  // namespace
+}  // namespace wsstress::relacy

@@ -1,0 +1,190 @@
+// The crash guard of a simulator campaign (issue #18 point 1). The parent
+// forks a child that runs the seeds and journals its progress and every
+// decision of the execution in flight (journal.hpp); the parent keeps the
+// report. A child that stops at an ordinary failure leaves that failure's
+// schedule, which the parent replays in-process for the full result (the
+// simulator is deterministic); a child that dies of a signal leaves the seed
+// and the decisions up to the crash, which become a `crash` finding whose
+// reproducer replays to the same crash. With --keep-going a new child goes on
+// after the failing seed. Cost: one fork per campaign and per failure, and one
+// store per scheduling decision.
+#include <signal.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+
+#include "journal.hpp"
+#include "wsstress/sim/engine.hpp"
+
+namespace wsstress::sim {
+
+CrashJournal::CrashJournal(std::uint64_t capacity) : capacity_(capacity) {
+  bytes_ = sizeof(Header) + capacity * sizeof(std::uint32_t);
+  // Only the pages written are backed: a long schedule costs what it uses.
+  void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) return;
+  header_ = new (p) Header();
+  decisions_ = reinterpret_cast<std::uint32_t*>(static_cast<char*>(p) + sizeof(Header));
+}
+
+CrashJournal::~CrashJournal() {
+  if (active_ == this) active_ = nullptr;
+  if (header_ != nullptr) munmap(header_, bytes_);
+}
+
+void journal_seed_done(CrashJournal& journal, const SimCampaignReport& report) {
+  CrashJournal::Header& h = journal.header();
+  h.runs = report.runs;
+  h.executions = report.executions;
+  h.steps = report.steps;
+  h.dfs_exhausted = report.dfs_exhausted;
+}
+
+std::string process_end_text(int status) {
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    const char* abbrev = sigabbrev_np(sig);
+    return std::string("killed by ") + (abbrev ? std::string("SIG") + abbrev : "a signal") + " (signal " +
+           std::to_string(sig) + ")";
+  }
+  return "exited with status " + std::to_string(WEXITSTATUS(status));
+}
+
+namespace {
+
+constexpr int kChildDone = 0;     // the seeds ran out, the budget or a stop signal ended them
+constexpr int kChildFailed = 97;  // stopped at an ordinary failure; its schedule is in the journal
+
+// The child: the seeds from `from` on (in the shard), stopping at the first failure.
+[[noreturn]] void child_main(const SimCampaignSpec& spec, std::uint64_t from, double seconds_left,
+                             std::uint64_t runs_before, double elapsed_before, const stress::ProgressFn& progress,
+                             CrashJournal& journal) {
+  journal.activate();
+  SimCampaignSpec part = spec;
+  part.crash_guard = false;
+  part.base.seeds.from = from;
+  part.base.shard.index = 0;  // `from` is a seed of the shard; the stride stays
+  part.base.max_seconds = seconds_left;
+  part.base.stop_on_failure = true;
+  const std::uint64_t planned = stress::seeds_in_shard(spec.base.seeds, spec.base.shard);
+  stress::ProgressFn shifted;
+  if (progress) {
+    shifted = [&](std::uint64_t done, std::uint64_t, double el) { progress(runs_before + done, planned, el + elapsed_before); };
+  }
+  const SimCampaignReport r = run_sim_campaign(part, shifted);
+  CrashJournal::Header& h = journal.header();
+  journal_seed_done(journal, r);
+  h.budget_exhausted = r.budget_exhausted;
+  h.stopped_by_signal = r.stopped_by_signal;
+  if (!r.failures.empty()) {
+    const SimFailure& f = r.failures.front();
+    h.seed = f.seed;
+    journal.begin_execution();
+    for (std::uint32_t d : f.repro.config.forced) journal.decision(d);
+    h.failed = true;
+  }
+  std::fflush(nullptr);
+  _exit(h.failed ? kChildFailed : kChildDone);
+}
+
+// The failure the child stopped at, replayed here from its schedule.
+SimFailure replay_child_failure(const SimCampaignSpec& spec, CrashJournal& journal, double at) {
+  const CrashJournal::Header& h = journal.header();
+  SimConfig cfg = spec.config;
+  cfg.seed = h.seed;
+  cfg.forced.assign(journal.decisions(), journal.decisions() + h.n_decisions);
+  SimResult r = find_sim_runner(spec.base.run.mutant)(spec.base.run, cfg);
+  if (r.verdict.kind == stress::VerdictKind::Pass) {
+    r.verdict = {stress::VerdictKind::Internal,
+                 "seed " + std::to_string(h.seed) + " failed in the campaign's child process and passed when replayed "
+                 "in the parent: the simulator is not deterministic here (a bug of wsstress)", ""};
+  }
+  return make_sim_failure(spec.base.run, h.seed, cfg, std::move(r), at);
+}
+
+// The execution the child died in: its seed and decisions up to the crash.
+SimFailure crash_failure(const SimCampaignSpec& spec, CrashJournal& journal, int status, double at) {
+  const CrashJournal::Header& h = journal.header();
+  SimConfig cfg = spec.config;
+  cfg.seed = h.seed;
+  cfg.forced.assign(journal.decisions(), journal.decisions() + h.n_decisions);
+  SimResult r;
+  r.verdict.kind = stress::VerdictKind::Crash;
+  r.verdict.message = process_end_text(status) + " after " + std::to_string(h.n_decisions) +
+                      " scheduling decisions: the pool under test crashed (its last words are on stderr above)";
+  if (h.overflowed) r.verdict.message += "; the journal overflowed, so the reproducer holds only the first decisions";
+  r.steps = h.n_decisions;
+  r.schedule = cfg.forced;
+  return make_sim_failure(spec.base.run, h.seed, cfg, std::move(r), at);
+}
+
+int wait_for(pid_t pid) {
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return status;
+}
+
+}  // namespace
+
+SimCampaignReport run_guarded_campaign(const SimCampaignSpec& spec, const stress::ProgressFn& progress) {
+  const auto& b = spec.base;
+  SimCampaignReport report;
+  report.spec = spec;
+  report.seeds_planned = stress::seeds_in_shard(b.seeds, b.shard);
+  const auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  CrashJournal journal(spec.config.step_budget + 1);
+  if (!journal.ok()) {  // no shared memory: run unguarded rather than not at all
+    SimCampaignSpec plain = spec;
+    plain.crash_guard = false;
+    return run_sim_campaign(plain, progress);
+  }
+  std::uint64_t from = b.seeds.from + b.shard.index;
+  while (from <= b.seeds.to && from >= b.seeds.from) {
+    const double left = b.max_seconds > 0 ? b.max_seconds - elapsed() : 0;
+    if (b.max_seconds > 0 && left <= 0) {
+      report.budget_exhausted = true;
+      break;
+    }
+    journal.header() = CrashJournal::Header{};
+    journal.header().seed = from;
+    std::fflush(nullptr);  // a child must not write the parent's buffered output again
+    const pid_t pid = fork();
+    if (pid < 0) {
+      SimResult r;
+      r.verdict = {stress::VerdictKind::Internal, std::string("fork: ") + strerror(errno), ""};
+      report.failures.push_back(make_sim_failure(b.run, from, spec.config, std::move(r), elapsed()));
+      break;
+    }
+    if (pid == 0) child_main(spec, from, b.max_seconds > 0 ? left : 0, report.runs, elapsed(), progress, journal);
+    const int status = wait_for(pid);
+    const CrashJournal::Header& h = journal.header();
+    report.runs += h.runs;
+    report.executions += h.executions;
+    report.steps += h.steps;
+    report.dfs_exhausted = report.dfs_exhausted && h.dfs_exhausted;
+    report.budget_exhausted = h.budget_exhausted;
+    report.stopped_by_signal = h.stopped_by_signal;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == kChildDone) break;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == kChildFailed && h.failed) {
+      report.failures.push_back(replay_child_failure(spec, journal, elapsed()));
+    } else {
+      ++report.runs;  // the seed it died in was run, as far as its crash
+      ++report.executions;
+      report.steps += journal.header().n_decisions;
+      report.failures.push_back(crash_failure(spec, journal, status, elapsed()));
+    }
+    if (b.stop_on_failure || report.stopped_by_signal != 0) break;
+    from = journal.header().seed + b.shard.count;  // the next seed of the shard (0 on wrap-around)
+  }
+  report.elapsed_s = elapsed();
+  return report;
+}
+
+}  // namespace wsstress::sim
