@@ -18,7 +18,7 @@ namespace wsstress::cli {
 
 namespace {
 
-const char* const kEngines[] = {"stress", "sim-sc", "sim-tso", "sim-random", "relacy", "fuzz-program", "fuzz-schedule"};
+const char* const kEngines[] = {"stress", "sim-sc", "sim-tso", "sim-random", "sim-sleep-first", "sim-portfolio", "relacy", "fuzz-program", "fuzz-schedule"};
 
 struct CheckOptions {
   stress::MatrixSpec matrix;
@@ -46,8 +46,9 @@ Result<void> resolve(CheckOptions& o) {
   if (auto ok = split_commas("--engine", o.engines_text, o.engines); !ok) return ok;
   for (const std::string& e : o.engines) {
     if (std::find(std::begin(kEngines), std::end(kEngines), e) == std::end(kEngines)) {
-      return fail("--engine: unknown engine '" + e +
-                  "' (engines: stress, sim-sc, sim-tso, sim-random, relacy, fuzz-program, fuzz-schedule)");
+      std::string names;
+      for (const char* k : kEngines) names += std::string(names.empty() ? "" : ", ") + k;
+      return fail("--engine: unknown engine '" + e + "' (engines: " + names + ")");
     }
   }
   if (o.only_opt->count() > 0) {

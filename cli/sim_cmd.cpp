@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "commands.hpp"
@@ -24,7 +25,7 @@ namespace {
 struct SimOptions {
   sim::SimCampaignSpec campaign;
   SeedOptions seeds;
-  std::string json_path, repro_path, trace_out, input_path, strategy = "random", memory = "sc";
+  std::string json_path, repro_path, trace_out, input_path, strategy = "portfolio", memory = "sc";
   bool trace = false, shrink = false, quiet = false, keep_going = false;
   CLI::Option* scenario_opt = nullptr;
   CLI::Option* input_opt = nullptr;
@@ -62,6 +63,50 @@ void print_shrink(const sim::ShrinkReport& s) {
               s.before.config.forced.size(), s.after.config.forced.size(), s.preemptions_before, s.preemptions_after);
 }
 
+// Shrinks in a child process, where a candidate run that crashes the pool ends
+// only the child; the shrunk reproducer comes back through a pipe. nullopt
+// (said on stderr) if the shrink could not finish: the reproducer stays as it was.
+std::optional<sim::Repro> shrink_guarded(const sim::Repro& r, bool quiet) {
+  int fds[2];
+  if (pipe(fds) != 0) return sim::shrink(r).after;
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return sim::shrink(r).after;
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    const sim::ShrinkReport s = sim::shrink(r);
+    if (!quiet) print_shrink(s);
+    std::fflush(nullptr);
+    const std::string text = sim::write_repro(s.after);
+    for (std::size_t done = 0; done < text.size();) {
+      const ssize_t n = write(fds[1], text.data() + done, text.size() - done);
+      if (n <= 0) _exit(1);
+      done += static_cast<std::size_t>(n);
+    }
+    _exit(0);
+  }
+  close(fds[1]);
+  std::string text;
+  char buf[65536];
+  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) != 0;) {
+    if (n > 0) text.append(buf, static_cast<std::size_t>(n));
+    else if (errno != EINTR) break;
+  }
+  close(fds[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  Result<sim::Repro> shrunk = sim::read_repro(text);
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && shrunk) return std::move(*shrunk);
+  std::fprintf(stderr, "wsstress: shrink: the shrinking process %s (a candidate crashed the pool?); the reproducer "
+               "is written as found\n", sim::process_end_text(status).c_str());
+  return std::nullopt;
+}
+
 // Writes one failure's reproducer (shrunk on request) and its traces, and
 // says where; returns the reproducer's path. An output that cannot be
 // written is said on stderr; the failure's exit code stands.
@@ -74,9 +119,7 @@ std::string write_failure(const SimOptions& o, const sim::SimFailure& f) {
   // A crash is neither shrunk nor traced here: each run would end this process.
   const bool crash = f.result.verdict.kind == stress::VerdictKind::Crash;
   if (o.shrink && !crash) {
-    sim::ShrinkReport s = sim::shrink(repro);
-    if (!o.quiet) print_shrink(s);
-    repro = s.after;
+    if (std::optional<sim::Repro> shrunk = shrink_guarded(repro, o.quiet)) repro = std::move(*shrunk);
   }
   if (const Result<void> written = write_output(path, sim::write_repro(repro)); !written) {
     std::fprintf(stderr, "wsstress: error: reproducer: %s\n", written.error().c_str());  // the failure's exit code stands
@@ -177,11 +220,12 @@ int replay_run(const ReplayOptions& o, const Result<sim::Repro>& r) {
     }
   }
   const bool reproduced = print_replay_verdict(*r, res);
-  if (o.shrink && res.verdict.kind != stress::VerdictKind::Crash) {
-    sim::ShrinkReport s = sim::shrink(*r);
-    print_shrink(s);
+  if (o.shrink && reproduced && r->verdict != "crash") {
+    const std::optional<sim::Repro> shrunk = shrink_guarded(*r, false);
     const std::string out = o.file + ".shrunk";
-    if (const Result<void> written = write_output(out, sim::write_repro(s.after)); !written) {
+    if (!shrunk) {
+      unwritten = true;
+    } else if (const Result<void> written = write_output(out, sim::write_repro(*shrunk)); !written) {
       std::fprintf(stderr, "wsstress: error: --shrink: %s\n", written.error().c_str());
       unwritten = true;
     } else {
@@ -234,8 +278,10 @@ void add_sim_options(CLI::App* cmd, SimOptions& o) {
   ss.iterations = 3;
   o.scenario_opt = add_scenario(cmd, ss.scenario);
   o.seeds.add_to(cmd);
-  cmd->add_option("--strategy", o.strategy, "random walk, PCT, or depth-first search with a preemption bound")
-      ->check(CLI::IsMember({"random", "pct", "dfs"}));
+  cmd->add_option("--strategy", o.strategy,
+                  "a portfolio (each seed one of: random walk, PCT at depth 2, 3, 5, sleep-first), one of those alone, "
+                  "or depth-first search with a preemption bound")
+      ->check(CLI::IsMember({"portfolio", "random", "pct", "dfs", "sleep-first"}));
   cmd->add_option("--memory", o.memory, "sequentially consistent, or x86-TSO store buffers")
       ->check(CLI::IsMember({"sc", "tso"}));
   add_mutant(cmd, ss.mutant);
@@ -276,9 +322,7 @@ Result<void> resolve(SimOptions& o) {
   c.stop_on_failure = !o.keep_going;
   o.campaign.crash_guard = true;  // a crash of the pool is a finding, not the end of the command
   auto& cfg = o.campaign.config;
-  cfg.strategy = o.strategy == "pct"   ? sim::StrategyKind::PCT
-                 : o.strategy == "dfs" ? sim::StrategyKind::DFS
-                                       : sim::StrategyKind::Random;
+  cfg.strategy = sim::parse_strategy(o.strategy).value_or(sim::StrategyKind::Portfolio);  // CLI11 checked the word
   cfg.memory = o.memory == "tso" ? sim::MemoryModel::TSO : sim::MemoryModel::SC;
   return {};
 }

@@ -166,7 +166,9 @@ void read_outcome(const ChildEnd& end, const std::string& result, const std::str
 void judge(const MatrixSpec& spec, const MutantInfo& m, MatrixRow& row) {
   // The fuzz and sim-random columns measure; only the clean pool and the
   // negative controls have an expectation there (no finding).
-  const bool measure_only = spec.engine.rfind("fuzz-", 0) == 0 || spec.engine == "sim-random";
+  // Columns that measure a strategy or a fuzzer: the catalog's expectations are set for PCT.
+  const bool measure_only = spec.engine.rfind("fuzz-", 0) == 0 || spec.engine == "sim-random" ||
+                            spec.engine == "sim-sleep-first" || spec.engine == "sim-portfolio";
   const Expect measured_expect = m.name == "none" || m.negative_control ? Expect::Pass : Expect::Maybe;
   switch (measure_only ? measured_expect
           : spec.engine == "stress" ? m.stress_expect

@@ -79,10 +79,14 @@ const MatrixEngine* builtin_engine(const std::string& name) {
   static const MatrixEngine sim_sc{simulator_with<StrategyKind::PCT, MemoryModel::SC>};
   static const MatrixEngine sim_tso{simulator_with<StrategyKind::PCT, MemoryModel::TSO>};
   static const MatrixEngine sim_random{simulator_with<StrategyKind::Random, MemoryModel::SC>};
+  static const MatrixEngine sim_sleep_first{simulator_with<StrategyKind::SleepFirst, MemoryModel::SC>};
+  static const MatrixEngine sim_portfolio{simulator_with<StrategyKind::Portfolio, MemoryModel::SC>};
   if (name == "stress") return &stress;
   if (name == "sim-sc") return &sim_sc;
   if (name == "sim-tso") return &sim_tso;
   if (name == "sim-random") return &sim_random;
+  if (name == "sim-sleep-first") return &sim_sleep_first;
+  if (name == "sim-portfolio") return &sim_portfolio;
   return nullptr;
 }
 

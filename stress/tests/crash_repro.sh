@@ -19,6 +19,7 @@ signal=$(sed -n 's/.*: crash: killed by \(SIG[A-Z]*\).*/\1/p' <<EOT | head -n 1
 $out
 EOT
 )
+[ -n "$signal" ] || { printf 'no signal name in the crash line:\n%s\n' "$out"; exit 1; }
 out=$("$ws" replay "$dir/f.repro" 2>&1); rc=$?
 [ "$rc" -eq 1 ] || { printf 'replay: exit %s, expected 1:\n%s\n' "$rc" "$out"; exit 1; }
 case "$out" in *"replay: crash: killed by $signal"*) ;; *) printf 'replay, not the same crash (%s):\n%s\n' "$signal" "$out"; exit 1;; esac

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "journal.hpp"
+#include "strategy.hpp"
 #include "wsstress/stress/catalog.hpp"
 
 namespace wsstress::sim {
@@ -279,7 +280,7 @@ SimFailure make_sim_failure(const stress::RunSpec& run, std::uint64_t seed, cons
                             double at_seconds) {
   Repro repro;
   repro.spec = run;
-  repro.config = cfg;
+  repro.config = resolve_strategy(cfg);  // the portfolio's member that ran
   repro.config.record_trace = false;
   repro.verdict = stress::to_string(result.verdict.kind);
   repro.message = result.verdict.message;

@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -59,11 +60,15 @@ namespace {
 
 constexpr int kChildDone = 0;     // the seeds ran out, the budget or a stop signal ended them
 constexpr int kChildFailed = 97;  // stopped at an ordinary failure; its schedule is in the journal
+constexpr int kChildThrew = 98;   // the campaign threw (an allocation failure): the tool's failure
 
 // The child: the seeds from `from` on (in the shard), stopping at the first failure.
 [[noreturn]] void child_main(const SimCampaignSpec& spec, std::uint64_t from, double seconds_left,
                              std::uint64_t runs_before, double elapsed_before, const stress::ProgressFn& progress,
-                             CrashJournal& journal) {
+                             CrashJournal& journal, pid_t parent) {
+  // The child dies with the command (a SIGKILL of the parent leaves no orphan).
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) _exit(kChildDone);
   journal.activate();
   SimCampaignSpec part = spec;
   part.crash_guard = false;
@@ -76,7 +81,12 @@ constexpr int kChildFailed = 97;  // stopped at an ordinary failure; its schedul
   if (progress) {
     shifted = [&](std::uint64_t done, std::uint64_t, double el) { progress(runs_before + done, planned, el + elapsed_before); };
   }
-  const SimCampaignReport r = run_sim_campaign(part, shifted);
+  SimCampaignReport r;
+  try {
+    r = run_sim_campaign(part, shifted);
+  } catch (...) {  // never back into the parent's code with two processes
+    _exit(kChildThrew);
+  }
   CrashJournal::Header& h = journal.header();
   journal_seed_done(journal, r);
   h.budget_exhausted = r.budget_exhausted;
@@ -98,6 +108,9 @@ SimFailure replay_child_failure(const SimCampaignSpec& spec, CrashJournal& journ
   SimConfig cfg = spec.config;
   cfg.seed = h.seed;
   cfg.forced.assign(journal.decisions(), journal.decisions() + h.n_decisions);
+  // A schedule longer than the journal: the seed alone replays a random or
+  // PCT run (a DFS prefix cannot be rebuilt; the verdict below says so).
+  if (h.overflowed && cfg.strategy != StrategyKind::DFS) cfg.forced.clear();
   SimResult r = find_sim_runner(spec.base.run.mutant)(spec.base.run, cfg);
   if (r.verdict.kind == stress::VerdictKind::Pass) {
     r.verdict = {stress::VerdictKind::Internal,
@@ -123,11 +136,72 @@ SimFailure crash_failure(const SimCampaignSpec& spec, CrashJournal& journal, int
   return make_sim_failure(spec.base.run, h.seed, cfg, std::move(r), at);
 }
 
+// Waits for the child, passing a stop signal the parent got (from a `kill` of
+// its pid alone) on to it, so the child stops after its seed as the parent
+// would have. -1: waitpid failed (SIGCHLD ignored?).
 int wait_for(pid_t pid) {
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  bool forwarded = false;
+  for (;;) {
+    const pid_t done = waitpid(pid, &status, WNOHANG);
+    if (done == pid) return status;
+    if (done < 0 && errno != EINTR) return -1;
+    if (const int sig = stress::StopSignals::requested(); sig != 0 && !forwarded) {
+      kill(pid, sig);
+      forwarded = true;
+    }
+    usleep(2000);
   }
-  return status;
+}
+
+}  // namespace
+
+namespace {
+
+// A failure of the tool itself (fork, waitpid, a child that threw).
+SimFailure internal_failure(const SimCampaignSpec& spec, std::uint64_t seed, std::string message, double at) {
+  SimResult r;
+  r.verdict = {stress::VerdictKind::Internal, std::move(message), ""};
+  return make_sim_failure(spec.base.run, seed, spec.config, std::move(r), at);
+}
+
+// Folds one child's end into the report; false when the sweep is over.
+bool account_child(const SimCampaignSpec& spec, CrashJournal& journal, int status, double at,
+                   SimCampaignReport& report) {
+  const CrashJournal::Header& h = journal.header();
+  report.runs += h.runs;
+  report.executions += h.executions;
+  report.steps += h.steps;
+  report.dfs_exhausted = report.dfs_exhausted && h.dfs_exhausted;
+  report.budget_exhausted = h.budget_exhausted;
+  report.stopped_by_signal = h.stopped_by_signal;
+  if (status == -1) {
+    report.failures.push_back(
+        internal_failure(spec, h.seed, std::string("waitpid: ") + strerror(errno) + " (is SIGCHLD ignored?)", at));
+    return false;
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == kChildDone) return false;
+  if (WIFEXITED(status) && WEXITSTATUS(status) == kChildThrew) {
+    report.failures.push_back(internal_failure(
+        spec, h.seed, "the campaign's child process threw (an allocation failure?) at seed " + std::to_string(h.seed),
+        at));
+    return false;
+  }
+  const int stop = stress::StopSignals::requested();
+  if (WIFSIGNALED(status) && stop != 0 && WTERMSIG(status) == stop) {  // our stop signal, not a crash
+    report.stopped_by_signal = stop;
+    return false;
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == kChildFailed && h.failed) {
+    report.failures.push_back(replay_child_failure(spec, journal, at));
+  } else {
+    ++report.runs;  // the seed it died in was run, as far as its crash
+    ++report.executions;
+    report.steps += h.n_decisions;
+    report.dfs_exhausted = false;  // the crashed seed's search was cut short
+    report.failures.push_back(crash_failure(spec, journal, status, at));
+  }
+  return !spec.base.stop_on_failure && report.stopped_by_signal == 0;
 }
 
 }  // namespace
@@ -139,14 +213,17 @@ SimCampaignReport run_guarded_campaign(const SimCampaignSpec& spec, const stress
   report.seeds_planned = stress::seeds_in_shard(b.seeds, b.shard);
   const auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-  CrashJournal journal(spec.config.step_budget + 1);
+  // Flushes and spurious wake-ups are decisions that take no step: room for
+  // four decisions a step (only the pages written are backed).
+  CrashJournal journal(4 * spec.config.step_budget + 4096);
   if (!journal.ok()) {  // no shared memory: run unguarded rather than not at all
     SimCampaignSpec plain = spec;
     plain.crash_guard = false;
     return run_sim_campaign(plain, progress);
   }
+  if (b.shard.index > b.seeds.to - b.seeds.from) return report;  // an empty shard
   std::uint64_t from = b.seeds.from + b.shard.index;
-  while (from <= b.seeds.to && from >= b.seeds.from) {
+  for (;;) {
     const double left = b.max_seconds > 0 ? b.max_seconds - elapsed() : 0;
     if (b.max_seconds > 0 && left <= 0) {
       report.budget_exhausted = true;
@@ -155,33 +232,17 @@ SimCampaignReport run_guarded_campaign(const SimCampaignSpec& spec, const stress
     journal.header() = CrashJournal::Header{};
     journal.header().seed = from;
     std::fflush(nullptr);  // a child must not write the parent's buffered output again
+    const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid < 0) {
-      SimResult r;
-      r.verdict = {stress::VerdictKind::Internal, std::string("fork: ") + strerror(errno), ""};
-      report.failures.push_back(make_sim_failure(b.run, from, spec.config, std::move(r), elapsed()));
+      report.failures.push_back(internal_failure(spec, from, std::string("fork: ") + strerror(errno), elapsed()));
       break;
     }
-    if (pid == 0) child_main(spec, from, b.max_seconds > 0 ? left : 0, report.runs, elapsed(), progress, journal);
-    const int status = wait_for(pid);
-    const CrashJournal::Header& h = journal.header();
-    report.runs += h.runs;
-    report.executions += h.executions;
-    report.steps += h.steps;
-    report.dfs_exhausted = report.dfs_exhausted && h.dfs_exhausted;
-    report.budget_exhausted = h.budget_exhausted;
-    report.stopped_by_signal = h.stopped_by_signal;
-    if (WIFEXITED(status) && WEXITSTATUS(status) == kChildDone) break;
-    if (WIFEXITED(status) && WEXITSTATUS(status) == kChildFailed && h.failed) {
-      report.failures.push_back(replay_child_failure(spec, journal, elapsed()));
-    } else {
-      ++report.runs;  // the seed it died in was run, as far as its crash
-      ++report.executions;
-      report.steps += journal.header().n_decisions;
-      report.failures.push_back(crash_failure(spec, journal, status, elapsed()));
-    }
-    if (b.stop_on_failure || report.stopped_by_signal != 0) break;
-    from = journal.header().seed + b.shard.count;  // the next seed of the shard (0 on wrap-around)
+    if (pid == 0) child_main(spec, from, b.max_seconds > 0 ? left : 0, report.runs, elapsed(), progress, journal, parent);
+    const bool go_on = account_child(spec, journal, wait_for(pid), elapsed(), report);
+    if (progress) progress(report.runs, report.seeds_planned, elapsed());  // the parent's bar ends the line
+    if (!go_on || journal.header().seed > b.seeds.to - b.shard.count) break;  // no next seed in the shard
+    from = journal.header().seed + b.shard.count;
   }
   report.elapsed_s = elapsed();
   return report;

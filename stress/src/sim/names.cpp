@@ -13,8 +13,18 @@ const char* to_string(StrategyKind s) noexcept {
     case StrategyKind::PCT: return "pct";
     case StrategyKind::DFS: return "dfs";
     case StrategyKind::Fuzz: return "fuzz";
+    case StrategyKind::SleepFirst: return "sleep-first";
+    case StrategyKind::Portfolio: return "portfolio";
   }
   return "?";
+}
+
+std::optional<StrategyKind> parse_strategy(std::string_view word) noexcept {
+  for (StrategyKind s : {StrategyKind::Random, StrategyKind::PCT, StrategyKind::DFS, StrategyKind::Fuzz,
+                         StrategyKind::SleepFirst, StrategyKind::Portfolio}) {
+    if (word == to_string(s)) return s;
+  }
+  return std::nullopt;
 }
 
 }  // namespace wsstress::sim

@@ -129,11 +129,10 @@ Result<void> read_run(Fields& fields, Repro& r) {
   r.config.preemption_bound = static_cast<unsigned>(bound);
   r.config.step_budget = budget;
   const std::string& st = fields["strategy"];
-  if (st == "random") r.config.strategy = StrategyKind::Random;
-  else if (st == "pct") r.config.strategy = StrategyKind::PCT;
-  else if (st == "dfs") r.config.strategy = StrategyKind::DFS;
-  else if (st == "fuzz") r.config.strategy = StrategyKind::Fuzz;  // its schedule holds every decision
-  else {
+  // (fuzz: its schedule holds every decision)
+  if (const std::optional<StrategyKind> kind = parse_strategy(st)) {
+    r.config.strategy = *kind;
+  } else {
     return fail("reproducer names an unknown strategy '" + st + "'");
   }
   const std::string& mem = fields["memory"];

@@ -76,7 +76,7 @@ struct RecordingStack {
 }  // namespace
 
 Scheduler::Scheduler(const SimConfig& cfg)
-    : cfg_(cfg), rng_(cfg.seed ^ 0x5bd1e995u), seed_stream_(cfg.seed), strategy_(make_strategy(cfg_, rng_)) {}
+    : cfg_(resolve_strategy(cfg)), rng_(cfg.seed ^ 0x5bd1e995u), seed_stream_(cfg.seed), strategy_(make_strategy(cfg_, rng_)) {}
 
 SimResult Scheduler::run(const std::function<Verdict()>& body) {
   if (journal_ != nullptr) journal_->begin_execution();

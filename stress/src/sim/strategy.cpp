@@ -58,6 +58,8 @@ std::unique_ptr<Strategy> make_strategy(const SimConfig& config, SplitMix64& rng
     case StrategyKind::PCT: s = make_pct(config, rng); break;
     case StrategyKind::DFS: s = make_dfs(); break;
     case StrategyKind::Fuzz: s = make_fuzz(config, rng); break;
+    case StrategyKind::SleepFirst: s = make_sleep_first(config, rng); break;
+    case StrategyKind::Portfolio: s = make_random(config, rng); break;  // resolved before (resolve_strategy)
   }
   if (!config.forced.empty()) s = make_replay(config.forced, std::move(s));
   return s;

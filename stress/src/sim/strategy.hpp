@@ -73,6 +73,11 @@ std::unique_ptr<Strategy> make_random(const SimConfig& config, SplitMix64& rng);
 std::unique_ptr<Strategy> make_pct(const SimConfig& config, SplitMix64& rng);
 std::unique_ptr<Strategy> make_dfs();
 std::unique_ptr<Strategy> make_fuzz(const SimConfig& config, SplitMix64& rng);
+std::unique_ptr<Strategy> make_sleep_first(const SimConfig& config, SplitMix64& rng);
+
+// The portfolio's member for config.seed (strategies/portfolio.cpp); any other
+// configuration as it is. The scheduler runs the member.
+SimConfig resolve_strategy(const SimConfig& config);
 std::unique_ptr<Strategy> make_replay(std::vector<std::uint32_t> forced, std::unique_ptr<Strategy> then);
 
 // The random strategies' noise before their pick: under TSO flush a buffered

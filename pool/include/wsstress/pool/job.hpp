@@ -19,6 +19,7 @@
 #include <memory>
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -63,15 +64,16 @@ template <class P>
 // panic's message before rayon aborts on it, so a user sees what was thrown.
 template <class P>
 [[noreturn]] void abort_with(const char* why, std::exception_ptr cause, SrcLoc loc = SrcLoc::here()) noexcept {
-  char text[512];
+  std::string text = why;  // the whole what(), however long (an allocation failure here aborts too)
   try {
     std::rethrow_exception(cause);
   } catch (const std::exception& e) {
-    std::snprintf(text, sizeof text, "%s: %s", why, e.what());
+    text += ": ";
+    text += e.what();
   } catch (...) {
-    std::snprintf(text, sizeof text, "%s (an exception that is not a std::exception)", why);
+    text += " (an exception that is not a std::exception)";
   }
-  P::abort_pool(text, loc);
+  P::abort_pool(text.c_str(), loc);
 }
 
 struct JobHeader {

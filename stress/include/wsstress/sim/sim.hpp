@@ -29,6 +29,8 @@
 // simulator's verdict (with its trace and reproducer) comes before ASan's.
 #pragma once
 
+#include <optional>
+#include <string_view>
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -55,9 +57,11 @@ using pool::SrcLoc;
 enum class MemoryModel { SC, TSO };
 // Fuzz: each decision is read from `fuzz_bytes` (a coverage-guided fuzzer's
 // input), then from a generator seeded with `seed` once they run out.
-enum class StrategyKind { Random, PCT, DFS, Fuzz };
+enum class StrategyKind { Random, PCT, DFS, Fuzz, SleepFirst, Portfolio };
 const char* to_string(MemoryModel m) noexcept;
 const char* to_string(StrategyKind s) noexcept;
+// "random", "pct", "dfs", "fuzz", "sleep-first", "portfolio"; nullopt for another word.
+std::optional<StrategyKind> parse_strategy(std::string_view word) noexcept;
 
 // What a scheduling point does, for traces.
 enum class Op : std::uint8_t {

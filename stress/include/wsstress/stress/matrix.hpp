@@ -65,8 +65,9 @@ struct MatrixEngine {
 };
 
 // The engines built into stress/: "stress" (real threads), "sim-sc",
-// "sim-tso" (the simulator's PCT sweep) and "sim-random" (its uniform random
-// walk, SC); nullptr for another name.
+// "sim-tso" (the simulator's PCT sweep), and under SC "sim-random" (the
+// uniform random walk), "sim-sleep-first" and "sim-portfolio"; nullptr for
+// another name.
 const MatrixEngine* builtin_engine(const std::string& name);
 
 struct MatrixRow {
