@@ -112,6 +112,7 @@ SimFailure replay_child_failure(const SimCampaignSpec& spec, CrashJournal& journ
   // PCT run (a DFS prefix cannot be rebuilt; the verdict below says so).
   if (h.overflowed && cfg.strategy != StrategyKind::DFS) cfg.forced.clear();
   SimResult r = find_sim_runner(spec.base.run.mutant)(spec.base.run, cfg);
+  cfg.forced = r.schedule;  // the whole schedule, for the reproducer, even after an overflow
   if (r.verdict.kind == stress::VerdictKind::Pass) {
     r.verdict = {stress::VerdictKind::Internal,
                  "seed " + std::to_string(h.seed) + " failed in the campaign's child process and passed when replayed "
