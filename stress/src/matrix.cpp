@@ -163,12 +163,8 @@ void read_outcome(const ChildEnd& end, const std::string& result, const std::str
 }
 
 // Whether the row is what the catalog expects of the mutant on this engine.
-void judge(const MatrixSpec& spec, const MutantInfo& m, MatrixRow& row) {
-  // The fuzz and sim-random columns measure; only the clean pool and the
-  // negative controls have an expectation there (no finding).
-  // Columns that measure a strategy or a fuzzer: the catalog's expectations are set for PCT.
-  const bool measure_only = spec.engine.rfind("fuzz-", 0) == 0 || spec.engine == "sim-random" ||
-                            spec.engine == "sim-sleep-first" || spec.engine == "sim-portfolio";
+void judge(const MatrixSpec& spec, const MatrixEngine& engine, const MutantInfo& m, MatrixRow& row) {
+  const bool measure_only = engine.measure_only;
   const Expect measured_expect = m.name == "none" || m.negative_control ? Expect::Pass : Expect::Maybe;
   switch (measure_only ? measured_expect
           : spec.engine == "stress" ? m.stress_expect
@@ -220,7 +216,7 @@ MatrixReport run_matrix(const MatrixSpec& spec, const MatrixEngine& engine,
         break;
       }
       read_outcome(end, result, err, row);
-      judge(spec, m, row);
+      judge(spec, engine, m, row);
       std::remove(result.c_str());
       std::remove(err.c_str());
     }

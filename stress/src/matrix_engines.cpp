@@ -78,9 +78,10 @@ const MatrixEngine* builtin_engine(const std::string& name) {
   static const MatrixEngine stress{real_threads};
   static const MatrixEngine sim_sc{simulator_with<StrategyKind::PCT, MemoryModel::SC>};
   static const MatrixEngine sim_tso{simulator_with<StrategyKind::PCT, MemoryModel::TSO>};
-  static const MatrixEngine sim_random{simulator_with<StrategyKind::Random, MemoryModel::SC>};
-  static const MatrixEngine sim_sleep_first{simulator_with<StrategyKind::SleepFirst, MemoryModel::SC>};
-  static const MatrixEngine sim_portfolio{simulator_with<StrategyKind::Portfolio, MemoryModel::SC>};
+  // The strategies the catalog's expectations were not set with measure.
+  static const MatrixEngine sim_random{simulator_with<StrategyKind::Random, MemoryModel::SC>, 1, 30, true};
+  static const MatrixEngine sim_sleep_first{simulator_with<StrategyKind::SleepFirst, MemoryModel::SC>, 1, 30, true};
+  static const MatrixEngine sim_portfolio{simulator_with<StrategyKind::Portfolio, MemoryModel::SC>, 1, 30, true};
   if (name == "stress") return &stress;
   if (name == "sim-sc") return &sim_sc;
   if (name == "sim-tso") return &sim_tso;

@@ -62,6 +62,10 @@ struct MatrixEngine {
   std::function<EngineResult(const MatrixSpec&, const MutantInfo&, const std::string& dir, const Deliver&)> run;
   double budgets = 1;   // Relacy runs one search per model that targets the mutant
   double slack_s = 30;  // a fuzz engine converts its finding after the budget
+  // The column measures (a strategy or a fuzzer the catalog's expectations
+  // were not set with): only the clean pool and the negative controls are
+  // judged there (no finding).
+  bool measure_only = false;
 };
 
 // The engines built into stress/: "stress" (real threads), "sim-sc",
