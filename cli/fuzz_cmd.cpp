@@ -60,7 +60,7 @@ Result<Converted> convert(const std::string& target, const std::string& mutant, 
   } else {
     // A program found on real threads: the program is exact; look for a
     // simulator interleaving that fails it too (then the replay is exact).
-    rep = sim::program_repro(bytes.data(), bytes.size(), mutant, 50, c.failing);
+    rep = sim::program_repro(bytes.data(), bytes.size(), mutant, 100, c.failing);
     stress::ByteSource src(reinterpret_cast<const std::uint8_t*>(rep.spec.input.data()), rep.spec.input.size());
     c.program_text = stress::Program::decode(src).render();
   }
@@ -83,7 +83,7 @@ void print_converted(const FuzzOptions& o, const Converted& c, const std::string
     std::fprintf(text_out(), "  reproducer:  %s (exact: every scheduling decision recorded)\n", c.repro_path.c_str());
     std::fprintf(text_out(), "  replay:      wsstress replay %s --trace\n", c.repro_path.c_str());
   } else if (o.target == "program") {
-    std::fprintf(text_out(), "  simulator:   no failing interleaving found for this program (50 seeds x SC/TSO x random/PCT)\n");
+    std::fprintf(text_out(), "  simulator:   no failing interleaving found for this program (100 seeds x SC/TSO, the portfolio's strategies)\n");
     std::fprintf(text_out(), "  reproducer:  %s (the program; replays the simulator's seed 0)\n", c.repro_path.c_str());
   } else {
     std::fprintf(text_out(), "  simulator:   this input's run passes (%s)\n", c.message.empty() ? "no failure" : c.message.c_str());

@@ -18,7 +18,7 @@ namespace wsstress::cli {
 
 namespace {
 
-const char* const kEngines[] = {"stress", "sim-sc", "sim-tso", "sim-random", "sim-sleep-first", "sim-portfolio", "relacy", "fuzz-program", "fuzz-schedule"};
+const char* const kEngines[] = {"stress", "sim-sc", "sim-tso", "sim-random", "sim-sleep-first", "sim-portfolio", "relacy", "tsan", "fuzz-program", "fuzz-schedule"};
 
 struct CheckOptions {
   stress::MatrixSpec matrix;
@@ -109,7 +109,9 @@ int check_command(const CheckOptions& o, const std::string& self) {
   for (const auto& m : reports) {
     stopped = stopped != 0 ? stopped : m.stopped_by_signal;
     for (const auto& row : m.rows) {
-      if (!row.as_expected) code = kFailed;
+      // An engine that could not run a row leaves the matrix incomplete: the tool's failure.
+      if (row.outcome.rfind("error", 0) == 0) code = kInternal;
+      if (!row.as_expected && code == kOk) code = kFailed;
     }
   }
   if (stopped == 0) stopped = stress::StopSignals::requested();  // between two engines
@@ -119,8 +121,8 @@ int check_command(const CheckOptions& o, const std::string& self) {
 
 void add_check_options(CLI::App* cmd, CheckOptions& o) {
   cmd->add_option("--engine", o.engines_text,
-                  "comma-separated engines: stress, sim-sc, sim-tso (PCT), sim-random, relacy, fuzz-program, "
-                  "fuzz-schedule")
+                  "comma-separated engines: stress, sim-sc, sim-tso (PCT), sim-random, sim-sleep-first, sim-portfolio, "
+                  "relacy, tsan (real threads under ThreadSanitizer), fuzz-program, fuzz-schedule")
       ->capture_default_str();
   add_max_seconds(cmd, o.matrix.budget_s, "seconds per mutant and engine", 0.5, 86400.0);
   add_hang_timeout(cmd, o.matrix.hang_timeout_s);

@@ -123,6 +123,7 @@ std::string matrix_row_text(const std::string& engine, const stress::MatrixRow& 
 namespace {
 std::string cell(const std::string& engine, const stress::MatrixRow& row) {
   if (row.outcome == "not modelled") return "n/m";
+  if (row.outcome.rfind("error", 0) == 0) return row.outcome + " !";
   // Fuzz columns: the executions and seconds to the first finding.
   if (engine.rfind("fuzz-", 0) == 0) {
     std::string c = row.caught ? row.outcome.substr(0, row.outcome.find(' ')) + ", " + std::to_string(row.runs) +
@@ -177,6 +178,10 @@ std::string matrix_text(const std::vector<stress::MatrixReport>& per_engine) {
   if (!replays.empty()) out += "replay a catch:\n" + replays;
   for (const auto& m : per_engine) {
     for (const auto& row : m.rows) {
+      if (row.outcome.rfind("error", 0) == 0) {
+        out += "engine error: " + row.mutant.name + " on " + m.spec.engine + ": " + row.message + "\n";
+        continue;
+      }
       if (row.kind_as_expected) continue;
       out += "not as expected: " + row.mutant.name + " on " + m.spec.engine + " failed as a " +
              stress::to_string(row.kind) + " (" + row.outcome + "), the catalog expects " +

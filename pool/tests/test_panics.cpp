@@ -17,7 +17,7 @@ using namespace wsstress::pool;
 using namespace wsstress::test;
 
 TEST(Panics, AJobResultReadBeforeTheJobRanThrowsUnreachable) {
-  JobResult<int> result;
+  JobResult<P, int> result;
   try {
     (void)result.into_return_value();
     ADD_FAILURE() << "no exception";
@@ -37,7 +37,7 @@ TEST(Panics, AnInjectedJobRunOffAWorkerIsThatJobsPanic) {
   auto op = [](Worker&, bool) { return 1; };
   auto call = detail::injected_call<P, M, decltype(op)&>(op);
   LockLatch<P, M> latch;
-  StackJob<LatchRef<LockLatch<P, M>>, decltype(call), int> job(std::move(call), LatchRef<LockLatch<P, M>>(latch));
+  StackJob<P, LatchRef<LockLatch<P, M>>, decltype(call), int> job(std::move(call), LatchRef<LockLatch<P, M>>(latch));
   job.as_job_ref().execute();
   EXPECT_TRUE(latch.probe()) << "the job must still set its latch";
   EXPECT_THROW((void)job.into_result(), std::logic_error);

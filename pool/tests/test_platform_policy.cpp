@@ -89,6 +89,8 @@ struct RecordingPlatform : StdPlatform {
   using Atomic = RecordingAtomic<T>;
   using Mutex = RecordingMutex;
   using CondVar = std::condition_variable_any;
+  template <class T>
+  using Cell = PlainCell<T>;
   static constexpr bool kTraced = true;
   static constexpr bool kCheckInvariants = true;
   static void fence(std::memory_order o, SrcLoc loc = SrcLoc::here()) noexcept {

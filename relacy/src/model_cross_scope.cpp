@@ -6,7 +6,8 @@
 // workers exit, and nothing touches A's registry after the last reference to
 // it is gone (the platform's liveness stamps turn such a touch into a failure:
 // rayon-core 1.10.1's ScopeLatch::set notifies A's registry without holding
-// it, after the set that lets A's worker return and exit).
+// it, after the set that lets A's worker return and exit). The check of `ran`
+// also needs the job's decrement to publish its write (a Relaxed one does not).
 #include "harness.hpp"
 
 namespace wsstress::relacy {
@@ -17,6 +18,7 @@ struct CrossScopeModel : ModelSuite<CrossScopeModel<M>, 1> {
   static const rl::thread_id_t dynamic_thread_count = 2;
   rl::var<int> ran;       // the job in B
   rl::var<int> returned;  // the scope in A
+  RP::Atomic<int> ticks{0};
 
   void before() {
     ModelSuite<CrossScopeModel<M>, 1>::before();
@@ -28,7 +30,13 @@ struct CrossScopeModel : ModelSuite<CrossScopeModel<M>, 1> {
     ModelPool<M>* a = make_pool<M>(1);
     ModelPool<M>* b = make_pool<M>(1);
     a->spawn([this, b] {
-      b->in_place_scope([this](auto& s) { s.spawn([this](auto&) { ran($) = 1; }); });
+      // The scope's body takes a few steps after its spawn, so that B's job
+      // may finish first and the body's decrement be the last one (the order
+      // in which a Relaxed decrement of the job's would publish nothing).
+      b->in_place_scope([this](auto& s) {
+        s.spawn([this](auto&) { ran($) = 1; });
+        for (int i = 0; i < 4; ++i) ticks.fetch_add(1, std::memory_order_relaxed);
+      });
       returned($) = 1;
     });
     // The handle goes at once: when the scope returns, A's worker finds its
@@ -57,6 +65,7 @@ std::vector<ModelEntry> cross_scope_entries() {
   using namespace wsstress::pool::mutants;
   return {
       {"cross_scope", "none", &run<pool::NoMutants>, false},
+      {"cross_scope", "count_latch_sub_relaxed", &run<CountLatchSubRelaxed>},
       {"cross_scope", "scope_latch_no_keepalive", &run<ScopeLatchNoKeepAlive>, false,
        "not shown: the window is B's worker held between the swap that sets the scope's latch and its notify "
        "while A's worker returns from the scope, finishes its job, exits and the last reference to A goes "

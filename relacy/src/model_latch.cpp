@@ -45,6 +45,7 @@ std::vector<ModelEntry> latch_entries() {
       {"latch", "none", &run<pool::NoMutants>, false},
       {"latch", "late_is_blocked_lock", &run<LateIsBlockedLock>},
       {"latch", "no_sleep_fence", &run<NoSleepFence>, false, "equivalent under the C++ model: gate 5 reads the injector's length with a SeqCst load right after the SeqCst CAS that registers the sleeper, and two SeqCst operations are never reordered, so the fence adds no ordering here (it would if that read were Acquire, as the upstream proof sketch assumes)"},
+      {"latch", "latch_probe_relaxed", &run<LatchProbeRelaxed>},
       {"latch", "core_latch_set_seqcst", &run<CoreLatchSetSeqCst>, false, "negative control: SeqCst is stronger than the AcqRel it replaces, so nothing can break"},
   };
 }

@@ -174,6 +174,7 @@ CampaignReport run_campaign(const CampaignSpec& spec, const CampaignHooks& hooks
       std::lock_guard<std::mutex> g(active.m);
       active.seed = seed;
     }
+    if (hooks.seed_started) hooks.seed_started(seed);
     std::snprintf(g_crash_line, sizeof g_crash_line, "\nwsstress: crashed while running seed %llu; replay: %s\n",
                   static_cast<unsigned long long>(seed), replay_command(spec.program, spec.run, seed).c_str());
     Verdict v;

@@ -164,12 +164,19 @@ void read_outcome(const ChildEnd& end, const std::string& result, const std::str
 
 // Whether the row is what the catalog expects of the mutant on this engine.
 void judge(const MatrixSpec& spec, const MatrixEngine& engine, const MutantInfo& m, MatrixRow& row) {
+  // An engine that could not run (no runner, a tool failure) measured
+  // nothing: that is never what the catalog expects, whatever it expects.
+  if (row.outcome.rfind("error", 0) == 0) {
+    row.as_expected = false;
+    return;
+  }
   const bool measure_only = engine.measure_only;
   const Expect measured_expect = m.name == "none" || m.negative_control ? Expect::Pass : Expect::Maybe;
   switch (measure_only ? measured_expect
           : spec.engine == "stress" ? m.stress_expect
           : spec.engine == "sim-sc" ? m.sim_sc_expect
           : spec.engine == "relacy" ? m.relacy_expect
+          : spec.engine == "tsan"   ? (measured_expect == Expect::Pass ? Expect::Pass : m.tsan_expect)
                                     : m.sim_tso_expect) {
     case Expect::Catch: row.as_expected = row.caught; break;
     case Expect::Pass: row.as_expected = !row.caught; break;
@@ -198,7 +205,7 @@ MatrixReport run_matrix(const MatrixSpec& spec, const MatrixEngine& engine,
   if (made == nullptr) throw std::runtime_error("cannot create a temporary directory in /tmp");
   const std::string dir = made;
   // The child stops itself at its budget; this is the backstop.
-  const double limit = engine.budgets * spec.budget_s + spec.hang_timeout_s + engine.slack_s;
+  const double limit = engine.budgets * spec.budget_s + engine.hang_factor * spec.hang_timeout_s + engine.slack_s;
   for (const MutantInfo& m : mutant_catalog()) {
     if (!spec.only.empty() && std::find(spec.only.begin(), spec.only.end(), m.name) == spec.only.end()) continue;
     if ((report.stopped_by_signal = StopSignals::requested()) != 0) break;

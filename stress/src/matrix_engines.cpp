@@ -88,6 +88,7 @@ const MatrixEngine* builtin_engine(const std::string& name) {
   if (name == "sim-random") return &sim_random;
   if (name == "sim-sleep-first") return &sim_sleep_first;
   if (name == "sim-portfolio") return &sim_portfolio;
+  if (name == "tsan") return &tsan_matrix_engine();
   return nullptr;
 }
 

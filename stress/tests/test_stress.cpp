@@ -8,6 +8,7 @@
 
 #include "wsstress/stress/campaign.hpp"
 #include "wsstress/stress/catalog.hpp"
+#include "wsstress/stress/matrix.hpp"
 #include "wsstress/stress/runner.hpp"
 #include "wsstress/sim/engine.hpp"
 
@@ -180,3 +181,30 @@ TEST(Campaign, ReplayCommandCarriesEveryKnob) {
 }
 
 }  // namespace
+
+// The tsan column's message: the report's kind and, per access, the first
+// frame of the project's code, without templates, parameters or return type.
+TEST(TsanEngine, AReportBecomesOneLineWithBothStacks) {
+  const std::string report = R"(==================
+WARNING: ThreadSanitizer: data race (pid=20671)
+  Read of size 1 at 0x7f6ee8b3b2d0 by thread T2:
+    #0 std::variant<std::monostate, unsigned long, std::__exception_ptr::exception_ptr>::index() const /usr/include/c++/12/variant:1600 (wsstress-tsan+0xa353f)
+    #1 wsstress::pool::JobResult<wsstress::stress::NoisyPlatform, unsigned long>::into_return_value() /work/main/pool/include/wsstress/pool/job.hpp:112 (wsstress-tsan+0xa353f)
+    #2 std::pair<int, int> wsstress::pool::detail::join_impl<A, B>(A&&, B&&) /work/main/pool/include/wsstress/pool/join.hpp:96 (wsstress-tsan+0x51cd22)
+
+  Previous write of size 1 at 0x7f6ee8b3b2d0 by thread T3:
+    #0 pthread_mutex_lock ../../../../src/libsanitizer/sanitizer_common/sanitizer_common_interceptors.inc:4324 (libtsan.so.2+0x4f6c1)
+    #1 wsstress::pool::RegistryRef<wsstress::stress::NoisyPlatform, M>::operator bool() const /work/main/pool/include/wsstress/pool/registry.hpp:84 (wsstress-tsan+0x51d1d3)
+
+  Thread T2 'wsstress-worker' (tid=20674, running) created by main thread at:
+    #0 pthread_create ../../../../src/libsanitizer/tsan/tsan_interceptors_posix.cpp:1001 (libtsan.so.2+0x5ad75)
+
+SUMMARY: ThreadSanitizer: data race /usr/include/c++/12/variant:1600 in std::variant<...>::index() const
+==================
+)";
+  EXPECT_EQ(wsstress::stress::summarize_tsan_report(report),
+            "ThreadSanitizer: data race: Read of size 1 by thread T2 in JobResult::into_return_value at job.hpp:112; "
+            "Previous write of size 1 by thread T3 in RegistryRef::operator bool at registry.hpp:84");
+  EXPECT_EQ(wsstress::stress::summarize_tsan_report("no report here\n"),
+            "ThreadSanitizer: a report without a WARNING line");
+}

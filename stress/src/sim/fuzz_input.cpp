@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "strategy.hpp"
 #include "wsstress/stress/scenarios.hpp"
 
 namespace wsstress::sim {
@@ -74,26 +75,26 @@ Repro program_repro(const std::uint8_t* data, std::size_t size, const std::strin
   rep.spec.noise = 0;
   SimRunFn run = find_sim_runner(mutant);
   if (run == nullptr) return rep;
+  // The portfolio picks each seed's strategy (random, PCT at three depths,
+  // sleep-first), so the seeds cover every member under both memory models.
   for (unsigned seed = 0; seed < max_seeds && !found; ++seed) {
     for (MemoryModel mem : {MemoryModel::SC, MemoryModel::TSO}) {
-      for (StrategyKind st : {StrategyKind::Random, StrategyKind::PCT}) {
-        SimConfig cfg;
-        cfg.seed = seed;
-        cfg.memory = mem;
-        cfg.strategy = st;
-        SimResult r = run(rep.spec, cfg);
-        const bool failed = r.verdict.kind != stress::VerdictKind::Pass;
-        // The first run (seed 0, SC, random) is kept if no run fails.
-        if (!failed && !rep.config.forced.empty()) continue;
-        rep.config = cfg;
-        rep.config.forced = r.schedule;
-        rep.verdict = stress::to_string(r.verdict.kind);
-        rep.message = r.verdict.message;
-        rep.trace_hash = r.trace_hash;
-        if (failed) {
-          found = true;
-          return rep;
-        }
+      SimConfig cfg;
+      cfg.seed = seed;
+      cfg.memory = mem;
+      cfg.strategy = StrategyKind::Portfolio;
+      SimResult r = run(rep.spec, cfg);
+      const bool failed = r.verdict.kind != stress::VerdictKind::Pass;
+      // The first run (seed 0, SC) is kept if no run fails.
+      if (!failed && !rep.config.forced.empty()) continue;
+      rep.config = resolve_strategy(cfg);  // the portfolio's member that ran
+      rep.config.forced = r.schedule;
+      rep.verdict = stress::to_string(r.verdict.kind);
+      rep.message = r.verdict.message;
+      rep.trace_hash = r.trace_hash;
+      if (failed) {
+        found = true;
+        return rep;
       }
     }
   }

@@ -79,7 +79,7 @@ auto broadcast_in(OP&& op, Registry<P, M>& registry)
     -> std::vector<ValueOrUnit<std::invoke_result_t<OP&, BroadcastContext<P, M>>>> {
   using R = std::invoke_result_t<OP&, BroadcastContext<P, M>>;
   auto f = [&op](bool) -> R { return BroadcastContext<P, M>::with(op); };
-  using Job = StackJob<LatchRef<ScopeLatch<P, M>>, decltype(f), R>;
+  using Job = StackJob<P, LatchRef<ScopeLatch<P, M>>, decltype(f), R>;
 
   const std::size_t n_threads = registry.num_threads();
   WorkerThread<P, M>* current_thread = WorkerThread<P, M>::current();

@@ -95,33 +95,42 @@ class JobRef {
   JobHeader* header_ = nullptr;
 };
 
-template <class T>
+// Nothing, a value, or the exception the closure threw. Written by the thread
+// that runs the job, read by the one that waits for it after the latch: plain
+// memory, ordered by the latch's Release set and Acquire probe (a platform
+// cell, so that Relacy checks that order).
+template <class P, class T>
 class JobResult {
  public:
-  bool is_none() const noexcept { return std::holds_alternative<std::monostate>(slot_); }
-  void set_value(T&& value) { slot_.template emplace<1>(std::move(value)); }
-  void set_exception(std::exception_ptr e) noexcept { slot_.template emplace<2>(std::move(e)); }
+  using Slot = std::variant<std::monostate, T, std::exception_ptr>;
+
+  void set_value(T&& value) { slot_.write().template emplace<1>(std::move(value)); }
+  void set_exception(std::exception_ptr e) noexcept { slot_.write().template emplace<2>(std::move(e)); }
   // The value, or the captured exception rethrown.
   T into_return_value() {
-    if (auto* e = std::get_if<2>(&slot_)) std::rethrow_exception(*e);
-    if (auto* v = std::get_if<1>(&slot_)) return std::move(*v);
+    Slot& slot = slot_.read();
+    if (auto* e = std::get_if<2>(&slot)) std::rethrow_exception(*e);
+    if (auto* v = std::get_if<1>(&slot)) return std::move(*v);
     // rayon: JobResult::None => unreachable!(), a panic in the reading thread.
     throw std::logic_error("internal error: entered unreachable code");
   }
 
  private:
-  std::variant<std::monostate, T, std::exception_ptr> slot_;
+  typename P::template Cell<Slot> slot_;
 };
 
 // A job in the stack frame of the thread waiting for it. `F` is called with
 // `true` when it runs through `execute` (it migrated, or was injected) and with
-// the caller's value through run_inline.
-template <class L, class F, class R>
+// the caller's value through run_inline. The closure is a platform cell too:
+// the owner writes it, and the thread that executes it reads it after the
+// queue's publication (a steal's Acquire of the deque slot).
+template <class P, class L, class F, class R>
 class StackJob : public JobHeader {
  public:
   using Value = ValueOrUnit<R>;
 
-  StackJob(F func, L latch) : JobHeader{&StackJob::execute}, latch(std::move(latch)), func_(std::move(func)) {}
+  StackJob(F func, L latch)
+      : JobHeader{&StackJob::execute}, latch(std::move(latch)), func_(std::in_place, std::move(func)) {}
   StackJob(const StackJob&) = delete;
   StackJob& operator=(const StackJob&) = delete;
 
@@ -129,8 +138,9 @@ class StackJob : public JobHeader {
 
   // Runs the closure on the waiting thread itself; exceptions propagate.
   Value run_inline(bool stolen) {
-    F f = std::move(*func_);
-    func_.reset();
+    std::optional<F>& func = func_.write();  // moved out: a write
+    F f = std::move(*func);
+    func.reset();
     return invoke_to_value(std::move(f), stolen);
   }
 
@@ -144,8 +154,9 @@ class StackJob : public JobHeader {
     {
       // The closure is moved out and destroyed before the latch is set: once it
       // is set the owner may return and free this frame.
-      F f = std::move(*self->func_);
-      self->func_.reset();
+      std::optional<F>& func = self->func_.write();  // moved out: a write
+      F f = std::move(*func);
+      func.reset();
       try {
         self->result_.set_value(invoke_to_value(std::move(f), true));
       } catch (...) {
@@ -155,8 +166,8 @@ class StackJob : public JobHeader {
     self->latch.set();
   }
 
-  std::optional<F> func_;
-  JobResult<Value> result_;
+  typename P::template Cell<std::optional<F>> func_;
+  JobResult<P, Value> result_;
 };
 
 // A job owned by whatever queue holds it; deletes itself after running. The

@@ -55,7 +55,7 @@ auto join_impl(A&& oper_a, B&& oper_b)
 
   return in_worker<P, M>([&](WorkerThread<P, M>& worker_thread, bool injected) -> Result {
     auto call_b = [&oper_b](bool migrated) -> RB { return call_join_half<kWithContext>(std::forward<B>(oper_b), migrated); };
-    StackJob<SpinLatch<P, M>, decltype(call_b), RB> job_b(std::move(call_b), SpinLatch<P, M>(worker_thread));
+    StackJob<P, SpinLatch<P, M>, decltype(call_b), RB> job_b(std::move(call_b), SpinLatch<P, M>(worker_thread));
     const JobRef job_b_ref = job_b.as_job_ref();
     worker_thread.push(job_b_ref);
 

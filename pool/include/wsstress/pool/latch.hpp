@@ -75,7 +75,10 @@ class CoreLatch {
   }
 
   // Once true, everything before the set() is visible.
-  bool probe() const noexcept { return state_.load(std::memory_order_acquire) == SET; }
+  bool probe() const noexcept {
+    constexpr std::memory_order order = M::kLatchProbeRelaxed ? std::memory_order_relaxed : std::memory_order_acquire;
+    return state_.load(order) == SET;
+  }
 
   // For state dumps.
   std::size_t state_relaxed() const noexcept { return state_.load(std::memory_order_relaxed); }
@@ -127,11 +130,11 @@ class LockLatch {
   void set() noexcept {
     if constexpr (M::kLockLatchSetOutsideMutex) {
       // The bug: a waiter between its check and its wait misses this notify.
-      reinterpret_cast<volatile bool&>(set_) = true;
+      reinterpret_cast<volatile bool&>(set_.write()) = true;
       v_.notify_all();
     } else {
       std::unique_lock<typename P::Mutex> guard(m_);
-      set_ = true;
+      set_.write() = true;
       v_.notify_all();
     }
   }
@@ -145,27 +148,27 @@ class LockLatch {
   void wait_and_reset() {
     std::unique_lock<typename P::Mutex> guard(m_);
     wait_until_set(guard);
-    set_ = false;
+    set_.write() = false;
   }
 
   bool probe() {
     std::unique_lock<typename P::Mutex> guard(m_);
-    return set_;
+    return set_.read();
   }
 
  private:
   // A condvar may wake up spuriously: the flag is checked again each time.
   void wait_until_set(std::unique_lock<typename P::Mutex>& guard) {
     if constexpr (M::kLockLatchWaitOnce) {
-      if (!set_) v_.wait(guard);  // the bug: one spurious wake-up and the wait is over
+      if (!set_.read()) v_.wait(guard);  // the bug: one spurious wake-up and the wait is over
     } else {
-      while (!set_) v_.wait(guard);
+      while (!set_.read()) v_.wait(guard);
     }
   }
 
   typename P::Mutex m_;
   typename P::CondVar v_;
-  bool set_ = false;
+  typename P::template Cell<bool> set_{false};  // under m_ (a platform cell: Relacy checks that)
 };
 
 // Set when its counter reaches zero. Does not hold a registry: the registry
@@ -191,7 +194,8 @@ class CountLatch {
   // registry reference there, only on the last decrement).
   template <class BeforeSet>
   bool set(BeforeSet&& before_set) noexcept {
-    if (counter_.fetch_sub(1, std::memory_order_seq_cst) == 1) {
+    constexpr std::memory_order order = M::kCountLatchSubRelaxed ? std::memory_order_relaxed : std::memory_order_seq_cst;
+    if (counter_.fetch_sub(1, order) == 1) {
       before_set();
       core_latch_.set();
       return true;
@@ -219,7 +223,8 @@ class CountLockLatch {
   explicit CountLockLatch(std::size_t count) noexcept : counter_(count) {}
   void increment() noexcept { counter_.fetch_add(1, std::memory_order_relaxed); }
   void set() noexcept {
-    if (counter_.fetch_sub(1, std::memory_order_seq_cst) == 1) lock_latch_.set();
+    constexpr std::memory_order order = M::kCountLatchSubRelaxed ? std::memory_order_relaxed : std::memory_order_seq_cst;
+    if (counter_.fetch_sub(1, order) == 1) lock_latch_.set();
   }
   void wait() { lock_latch_.wait(); }
 

@@ -92,6 +92,14 @@ struct NoMutants {
   // between its write of the slot and that store: a thief that sees the new
   // `back` may read the slot before the job is in it, and the job is lost.
   static constexpr bool kDequePushRelaxed = false;
+  // CoreLatch::probe loads Relaxed instead of Acquire: a waiter that sees its
+  // latch set reads the stolen job's result without the setter's writes being
+  // visible. x86 and TSO cannot show it (every load is an acquire there).
+  static constexpr bool kLatchProbeRelaxed = false;
+  // CountLatch::set and CountLockLatch::set decrement Relaxed instead of
+  // SeqCst: a scope job that is not the last to finish publishes nothing to
+  // the scope's owner.
+  static constexpr bool kCountLatchSubRelaxed = false;
   // CoreLatch::set uses SeqCst instead of AcqRel (6b1367f, 2026: judged an
   // oversight, never shown to fail). A negative control: expected harmless.
   static constexpr bool kCoreLatchSetSeqCst = false;
@@ -119,7 +127,8 @@ struct NoMutants {
 //   .failure   what goes wrong, and .scenario the scenario that shows it fastest;
 //   .stress    what the real-thread engine can do with it;
 //   .*_expect  per engine (stress = real threads, sim_sc / sim_tso = the
-//              simulator's PCT sweep, relacy = the Relacy models): Catch within
+//              simulator's PCT sweep, relacy = the Relacy models, tsan = the
+//              scenarios on real threads under ThreadSanitizer): Catch within
 //              the matrix's budget, Maybe (reachable but rare, or only in some
 //              builds), Cannot (not reachable there), Pass (must never fail),
 //              all as measured in the README's matrix;
@@ -141,7 +150,8 @@ struct NoMutants {
     .stress = "reachable through broadcasts: inject_broadcast bumps no JEC, so a broadcast job pushed before "       \
       "the sleeper takes its lock is seen by gate 5 only (the injector path needs a 32-bit JEC rollover)",           \
     .stress_expect = Catch, .sim_sc_expect = Maybe, .sim_tso_expect = Maybe,                                         \
-    .relacy_expect = Catch, .kinds = Hang)                                                                           \
+    .relacy_expect = Catch,                                                                                          \
+    .tsan_expect = Catch, .kinds = Hang)                                                                             \
   /* gate 5 matters only when the JEC cannot tell: narrow it, as upstream's reasoning (rollover) and the         */  \
   /* Relacy notes suggest                                                                                        */  \
   X(NoGate5NarrowJec, no_gate5_narrow_jec,                                                                           \
@@ -151,7 +161,8 @@ struct NoMutants {
     .scenario = "inject",                                                                                            \
     .stress = "reachable as no_gate5 is; the narrow JEC adds the rollover path",                                     \
     .stress_expect = Catch, .sim_sc_expect = Maybe, .sim_tso_expect = Maybe,                                         \
-    .relacy_expect = Catch, .kinds = Hang)                                                                           \
+    .relacy_expect = Catch,                                                                                          \
+    .tsan_expect = Catch, .kinds = Hang)                                                                             \
   X(NoInjectFence, no_inject_fence, (static constexpr bool kNoInjectFence = true;),                                  \
     .history = "PR #746 (the fence in new_injected_jobs)",                                                           \
     .failure = "none under the C++ model with crossbeam's Injector, whose push is a SeqCst CAS: publisher and "      \
@@ -159,7 +170,8 @@ struct NoMutants {
     .scenario = "inject",                                                                                            \
     .stress = "masked on x86 too: the push's CAS and the sleeper's CAS are locked instructions, full barriers",      \
     .stress_expect = Cannot, .sim_sc_expect = Maybe, .sim_tso_expect = Maybe,                                        \
-    .relacy_expect = Pass, .kinds = Hang)                                                                            \
+    .relacy_expect = Pass,                                                                                           \
+    .tsan_expect = Cannot, .kinds = Hang)                                                                            \
   X(NoSleepFence, no_sleep_fence, (static constexpr bool kNoSleepFence = true;),                                     \
     .history = "PR #746 (the fence before the final check)",                                                         \
     .failure = "none under the C++ model with crossbeam's Injector, whose is_empty loads are SeqCst; and the "       \
@@ -167,7 +179,8 @@ struct NoMutants {
     .scenario = "inject",                                                                                            \
     .stress = "masked on x86 too: the CAS that registers the sleeper is a full barrier",                             \
     .stress_expect = Cannot, .sim_sc_expect = Maybe, .sim_tso_expect = Maybe,                                        \
-    .relacy_expect = Pass, .kinds = Hang)                                                                            \
+    .relacy_expect = Pass,                                                                                           \
+    .tsan_expect = Cannot, .kinds = Hang)                                                                            \
   X(LateIsBlockedLock, late_is_blocked_lock, (static constexpr bool kLateIsBlockedLock = true;),                     \
     .history = "the ordering argued in sleep/mod.rs (lock before registering)",                                      \
     .failure = "a waker finds is_blocked false between registration and the lock and leaves; the sleeper then "      \
@@ -182,7 +195,8 @@ struct NoMutants {
     .scenario = "broadcast",                                                                                         \
     .stress = "reachable: broadcast_sleep_race caught it upstream in ~5% of runs",                                   \
     .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
-    .relacy_expect = Catch, .kinds = Hang)                                                                           \
+    .relacy_expect = Catch,                                                                                          \
+    .tsan_expect = Catch, .kinds = Hang)                                                                             \
   X(CrossLatchNoKeepAlive, cross_latch_no_keepalive, (static constexpr bool kCrossLatchNoKeepAlive = true;),         \
     .history = "cbd484c + 0713753 (2020-03)",                                                                        \
     .failure = "the setter notifies a registry its waiter has already freed: use after free",                        \
@@ -210,7 +224,8 @@ struct NoMutants {
     .scenario = "cross",                                                                                             \
     .stress = "reachable: a hang",                                                                                   \
     .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
-    .relacy_expect = Catch, .kinds = Hang)                                                                           \
+    .relacy_expect = Catch,                                                                                          \
+    .tsan_expect = Catch, .kinds = Hang)                                                                             \
   X(SelfInstallBlocks, self_install_blocks, (static constexpr bool kSelfInstallBlocks = true;),                      \
     .history = "03e5d2d (2017-09, #446)",                                                                            \
     .failure = "install from a worker into its own pool injects and blocks that worker; with one thread, a "         \
@@ -218,21 +233,24 @@ struct NoMutants {
     .scenario = "cross",                                                                                             \
     .stress = "reachable: a hang",                                                                                   \
     .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
-    .relacy_expect = Cannot, .kinds = Hang)                                                                          \
+    .relacy_expect = Cannot,                                                                                         \
+    .tsan_expect = Catch, .kinds = Hang)                                                                             \
   X(LatchSetNoWake, latch_set_no_wake, (static constexpr bool kLatchSetNoWake = true;),                              \
     .history = "the contract of CoreLatch::set (SLEEPING means: wake the owner)",                                    \
     .failure = "an owner asleep on its latch is never woken when the latch is set",                                  \
     .scenario = "join",                                                                                              \
     .stress = "reachable: a hang",                                                                                   \
     .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
-    .relacy_expect = Catch, .kinds = Hang)                                                                           \
+    .relacy_expect = Catch,                                                                                          \
+    .tsan_expect = Catch, .kinds = Hang)                                                                             \
   X(TerminateNoWake, terminate_no_wake, (static constexpr bool kTerminateNoWake = true;),                            \
     .history = "108442d (2017, #200)",                                                                               \
     .failure = "dropping a pool sets the terminate latches without waking sleeping workers: they never exit",        \
     .scenario = "terminate",                                                                                         \
     .stress = "reachable: a hang",                                                                                   \
     .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
-    .relacy_expect = Catch, .kinds = Hang)                                                                           \
+    .relacy_expect = Catch,                                                                                          \
+    .tsan_expect = Catch, .kinds = Hang)                                                                             \
   X(LockLatchSetOutsideMutex, lock_latch_set_outside_mutex,                                                          \
     (static constexpr bool kLockLatchSetOutsideMutex = true;),                                                       \
     .history = "f17d745 (2016)",                                                                                     \
@@ -241,7 +259,8 @@ struct NoMutants {
     .scenario = "inject",                                                                                            \
     .stress = "reachable with noise before the condvar wait",                                                        \
     .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
-    .relacy_expect = Cannot, .kinds = Hang | UseAfterFree)                                                           \
+    .relacy_expect = Cannot,                                                                                         \
+    .tsan_expect = Catch, .kinds = Hang | UseAfterFree | DataRace)                                                   \
   X(LockLatchWaitOnce, lock_latch_wait_once, (static constexpr bool kLockLatchWaitOnce = true;),                     \
     .history = "catalog extra (the loop in LockLatch::wait, rayon-core latch.rs: `while !*guard`)",                  \
     .failure = "a spurious condvar wake-up returns from the wait before the latch is set: the outside caller "       \
@@ -249,42 +268,48 @@ struct NoMutants {
     .scenario = "inject",                                                                                            \
     .stress = "reachable since the noisy condvar wakes spuriously (issue #18); glibc almost never does",              \
     .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
-    .relacy_expect = Cannot, .kinds = Assertion | Crash)                                                             \
+    .relacy_expect = Cannot,                                                                                         \
+    .tsan_expect = Catch, .kinds = Assertion | Crash)                                                                \
   X(ColdLatchNoReset, cold_latch_no_reset, (static constexpr bool kColdLatchNoReset = true;),                        \
     .history = "catalog extra (the reset in in_worker_cold)",                                                        \
     .failure = "the thread-local latch stays set: the next cold call returns before its job ran",                    \
     .scenario = "inject",                                                                                            \
     .stress = "reachable: the pool aborts reading an empty result",                                                  \
     .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
-    .relacy_expect = Cannot, .kinds = Assertion | Crash)                                                             \
+    .relacy_expect = Cannot,                                                                                         \
+    .tsan_expect = Catch, .kinds = Assertion | Crash)                                                                \
   X(InternalPushNoJec, internal_push_no_jec, (static constexpr bool kInternalPushNoJec = true;),                     \
     .history = "catalog extra (kind 2 of the lost wake-ups of the design: a sleepy worker misses an internal push)",  \
     .failure = "a sleepy worker sleeps beside a job pushed on another worker's deque: one helper fewer, no wrong result", \
     .scenario = "rendezvous",                                                                                        \
     .stress = "reachable only where one half of a join waits for the other to start (the rendezvous scenario)",      \
     .stress_expect = Maybe, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
-    .relacy_expect = Cannot, .kinds = Hang)                                                                          \
+    .relacy_expect = Cannot,                                                                                         \
+    .tsan_expect = Catch, .kinds = Hang)                                                                             \
   X(SpawnNoCatchUnwind, spawn_no_catch_unwind, (static constexpr bool kSpawnNoCatchUnwind = true;),                \
     .history = "catalog extra (spawn's catch_unwind around the closure)",                                            \
     .failure = "a spawned job's exception meets the job's noexcept frame: std::terminate ends the process",          \
     .scenario = "exception",                                                                                         \
     .stress = "reachable: the process aborts at the first throwing spawn",                                           \
     .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
-    .relacy_expect = Cannot, .kinds = Crash)                                                                         \
+    .relacy_expect = Cannot,                                                                                         \
+    .tsan_expect = Catch, .kinds = Crash)                                                                            \
   X(SpawnNoTerminateCount, spawn_no_terminate_count, (static constexpr bool kSpawnNoTerminateCount = true;),         \
     .history = "catalog extra (spawn's increment_terminate_count)",                                                  \
     .failure = "a pool terminates with spawned jobs still queued: jobs are lost or a worker exits with work",        \
     .scenario = "terminate",                                                                                         \
     .stress = "reachable",                                                                                           \
     .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
-    .relacy_expect = Cannot, .kinds = Hang | WrongResult)                                                            \
+    .relacy_expect = Cannot,                                                                                         \
+    .tsan_expect = Catch, .kinds = Hang | WrongResult)                                                               \
   X(IsSleepyAlwaysTrue, is_sleepy_always_true, (static constexpr bool kIsSleepyAlwaysTrue = true;),                  \
     .history = "c3a5304 (2020-05)",                                                                                  \
     .failure = "the JEC parity test is masked with 0: every value looks sleepy",                                     \
     .scenario = "join",                                                                                              \
     .stress = "caught by the JEC parity invariant",                                                                  \
     .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
-    .relacy_expect = Cannot, .kinds = Assertion)                                                                     \
+    .relacy_expect = Cannot,                                                                                         \
+    .tsan_expect = Catch, .kinds = Assertion)                                                                        \
   X(JecCarry, jec_carry,                                                                                             \
     (static constexpr unsigned kJecBits = 2; static constexpr bool kJecBelowCounters = true;                         \
      static constexpr bool kJecIncrementCarries = true;),                                                            \
@@ -293,7 +318,8 @@ struct NoMutants {
     .scenario = "join",                                                                                              \
     .stress = "caught by the counter invariants",                                                                    \
     .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
-    .relacy_expect = Cannot, .kinds = Assertion)                                                                     \
+    .relacy_expect = Cannot,                                                                                         \
+    .tsan_expect = Catch, .kinds = Assertion)                                                                        \
   X(DequePopNoFence, deque_pop_no_fence, (static constexpr bool kDequePopNoFence = true;),                           \
     .history = "Le, Pop, Cohen, Zappa Nardelli (PPoPP 2013): the fence in take()",                                   \
     .failure = "the owner's pop reads `front` before its store of `back` is visible: owner and thief both take "     \
@@ -302,14 +328,33 @@ struct NoMutants {
     .stress = "a store->load reordering: x86 shows it only rarely on real threads; the TSO simulator's store "       \
       "buffer shows it",                                                                                             \
     .stress_expect = Maybe, .sim_sc_expect = Maybe, .sim_tso_expect = Maybe,                                         \
-    .relacy_expect = Catch, .kinds = DataRace | WrongResult)                                                         \
+    .relacy_expect = Catch,                                                                                          \
+    .tsan_expect = Cannot, .kinds = DataRace | WrongResult)                                                          \
   X(DequePushRelaxed, deque_push_relaxed, (static constexpr bool kDequePushRelaxed = true;),                         \
     .history = "crossbeam-deque's push (the Release fence and store that publish `back`)",                           \
     .failure = "a thief sees the new `back` before the job in its slot and takes an empty slot: the job is lost",    \
     .scenario = "join",                                                                                              \
     .stress = "not on x86: stores are not reordered with stores there (nor in the TSO simulator); needs Relacy",     \
     .stress_expect = Cannot, .sim_sc_expect = Cannot, .sim_tso_expect = Cannot,                                      \
-    .relacy_expect = Catch, .kinds = Assertion | Hang | WrongResult)                                                 \
+    .relacy_expect = Catch,                                                                                          \
+    .tsan_expect = Catch, .kinds = Assertion | Hang | WrongResult | DataRace)                                        \
+  /* weak-memory orders of the latches (issue #18): x86 and TSO cannot show them                                */  \
+  X(LatchProbeRelaxed, latch_probe_relaxed, (static constexpr bool kLatchProbeRelaxed = true;),                      \
+    .history = "issue #18: latch.rs's Acquire probe weakened (the latch's half of the job result's order)",          \
+    .failure = "the waiter of a join sees the latch set and reads the stolen half's result with no Acquire: "       \
+      "nothing orders the thief's write of the result before that read",                                             \
+    .scenario = "join",                                                                                              \
+    .stress = "not on x86: every load is an acquire there (nor in the TSO simulator); needs Relacy or TSan",       \
+    .stress_expect = Cannot, .sim_sc_expect = Cannot, .sim_tso_expect = Cannot,                                      \
+    .relacy_expect = Catch, .tsan_expect = Catch, .kinds = DataRace)                                                 \
+  X(CountLatchSubRelaxed, count_latch_sub_relaxed, (static constexpr bool kCountLatchSubRelaxed = true;),            \
+    .history = "issue #18: latch.rs's SeqCst CountLatch decrement weakened to Relaxed",                              \
+    .failure = "a scope job that is not the last to finish releases nothing: the scope's owner returns with no "   \
+      "order after that job's writes",                                                                               \
+    .scenario = "scope",                                                                                             \
+    .stress = "not on x86: a locked RMW is a full barrier there (nor in the TSO simulator); needs Relacy or TSan",  \
+    .stress_expect = Cannot, .sim_sc_expect = Cannot, .sim_tso_expect = Cannot,                                      \
+    .relacy_expect = Catch, .tsan_expect = Catch, .kinds = DataRace)                                                 \
   /* negative controls: expected harmless                                                                        */  \
   X(NarrowJec, narrow_jec, (static constexpr unsigned kJecBits = 1;),                                                \
     .history = "model knob (1-bit JEC)",                                                                             \
@@ -343,7 +388,8 @@ struct NoMutants {
     .scenario = "inject",                                                                                            \
     .stress = "masked on x86: the push is a locked CAS there, a full barrier; needs Relacy",                         \
     .stress_expect = Cannot, .sim_sc_expect = Maybe, .sim_tso_expect = Maybe,                                        \
-    .relacy_expect = Catch, .kinds = Hang)                                                                           \
+    .relacy_expect = Catch,                                                                                          \
+    .tsan_expect = Cannot, .kinds = Hang)                                                                            \
   X(NoSleepFenceAcqRel, no_sleep_fence_acq_rel,                                                                      \
     (static constexpr bool kNoSleepFence = true; static constexpr bool kInjectorAcqRel = true;),                     \
     .history = "fence table: no_sleep_fence over injector_acq_rel",                                                  \
@@ -362,7 +408,7 @@ struct NoMutants {
     .scenario = "join",                                                                                              \
     .stress = "not on x86: a locked CAS is a full barrier there, as crossbeam relies on; needs Relacy",              \
     .stress_expect = Cannot, .sim_sc_expect = Maybe, .sim_tso_expect = Maybe,                                        \
-    .relacy_expect = Catch, .kinds = DataRace | WrongResult)
+    .relacy_expect = Catch, .tsan_expect = Cannot, .kinds = DataRace | WrongResult)
 
 // The clean pool first, then every mutant: what the runner tables and the catalog hold.
 #define WSSTRESS_POLICIES(X)                                                                                         \

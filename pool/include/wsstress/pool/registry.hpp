@@ -611,7 +611,7 @@ auto Registry<P, M>::in_worker_cold(OP&& op) -> ValueOrUnit<std::invoke_result_t
   // One latch per thread (and instantiation), whatever OP is.
   LockLatch<P, M>& lock_latch = P::template thread_local_slot<ColdLatchTag, LockLatch<P, M>>();
   auto call = detail::injected_call<P, M, OP>(op);
-  StackJob<LatchRef<LockLatch<P, M>>, decltype(call), R> job(std::move(call), LatchRef<LockLatch<P, M>>(lock_latch));
+  StackJob<P, LatchRef<LockLatch<P, M>>, decltype(call), R> job(std::move(call), LatchRef<LockLatch<P, M>>(lock_latch));
   inject(job.as_job_ref());
   // Reset so the same thread-local latch serves this thread's next cold call.
   if constexpr (M::kColdLatchNoReset) {
@@ -630,7 +630,7 @@ auto Registry<P, M>::in_worker_cross(Worker& current_thread, OP&& op)
   // Our caller is a worker of another pool: it keeps running its own pool's
   // jobs while it waits, and may sleep there; the cross latch wakes it.
   auto call = detail::injected_call<P, M, OP>(op);
-  StackJob<SpinLatch<P, M>, decltype(call), R> job(std::move(call), SpinLatch<P, M>::cross(current_thread));
+  StackJob<P, SpinLatch<P, M>, decltype(call), R> job(std::move(call), SpinLatch<P, M>::cross(current_thread));
   inject(job.as_job_ref());
   current_thread.wait_until(job.latch);
   return job.into_result();

@@ -137,6 +137,33 @@ class RlAtomic {
   mutable rl::atomic<T> a_;
 };
 
+// The pool's plain shared memory (platform/cell.hpp) under Relacy: the T
+// itself, plus an rl::var that every access goes through, so that Relacy's
+// happens-before check sees a read of a job's result or closure that no
+// release and acquire order after its write (a weakened latch or queue order:
+// "data race detected", with the line of the pool that made the access).
+template <class T>
+class RlCell {
+ public:
+  template <class... A>
+  explicit RlCell(A&&... args) : value_(std::forward<A>(args)...), shadow_(0) {}
+  RlCell(const RlCell&) = delete;
+  RlCell& operator=(const RlCell&) = delete;
+
+  T& write(SrcLoc loc = SrcLoc::here()) {
+    shadow_(info(loc)).store(1);
+    return value_;
+  }
+  T& read(SrcLoc loc = SrcLoc::here()) {
+    (void)shadow_(info(loc)).load();
+    return value_;
+  }
+
+ private:
+  T value_;
+  rl::var<int> shadow_;
+};
+
 class RlMutex {
  public:
   void lock(SrcLoc loc = SrcLoc::here()) {
@@ -236,6 +263,8 @@ struct RelacyPlatform {
   using Atomic = RlAtomic<T>;
   using Mutex = RlMutex;
   using CondVar = RlCondVar;
+  template <class T>
+  using Cell = RlCell<T>;
 
   static constexpr bool kTraced = false;
   static constexpr bool kCheckInvariants = true;

@@ -40,9 +40,9 @@ ScheduleInput decode_schedule_input(const std::uint8_t* data, std::size_t size, 
 Repro schedule_repro(const ScheduleInput& in, const SimResult& r);
 
 // A program input, replayed in the simulator: tries seeds 0..max_seeds-1
-// under SC and TSO with the random and PCT strategies, and returns the first
-// failing run's reproducer, or else the first run's (seed 0, SC, random);
-// `found` says whether one failed.
+// under SC and TSO with the portfolio strategy (each seed its member), and
+// returns the first failing run's reproducer, or else the first run's (seed
+// 0, SC); `found` says whether one failed.
 Repro program_repro(const std::uint8_t* data, std::size_t size, const std::string& mutant, unsigned max_seeds,
                     bool& found);
 

@@ -301,6 +301,8 @@ struct SimPlatform {
   using Atomic = SimAtomic<T>;
   using Mutex = SimMutex;
   using CondVar = SimCondVar;
+  template <class T>
+  using Cell = pool::PlainCell<T>;
 
   static constexpr bool kTraced = true;
   static constexpr bool kCheckInvariants = true;

@@ -47,6 +47,9 @@ struct CampaignReport {
 struct CampaignHooks {
   // Called at most ten times a second, and once at the end.
   ProgressFn progress;
+  // Called before each seed runs (the ThreadSanitizer runner names the seed in
+  // flight, since a TSan report ends the process from inside the pool).
+  std::function<void(std::uint64_t seed)> seed_started;
   // A hang or a broken invariant: `report` ends with that failure. Must not return.
   std::function<void(const CampaignReport& report)> fatal;
 };

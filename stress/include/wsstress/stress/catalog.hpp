@@ -38,6 +38,9 @@ struct MutantInfo {
   // The Relacy models' verdict on it (relacy/'s model table has the per-model
   // detail and the reasons): Cannot when no model targets it.
   Expect relacy_expect = Expect::Cannot;
+  // The scenarios on real threads under ThreadSanitizer (`--engine tsan`):
+  // Maybe unless measured; the clean pool and negative controls must pass.
+  Expect tsan_expect = Expect::Maybe;
   // The failures it may show when caught: a catch of
   // another kind is "not as expected" in `mutants check` and `relacy --mutant all`.
   FailureKinds kinds = 0;

@@ -19,7 +19,7 @@
 namespace wsstress::stress {
 
 struct MatrixSpec {
-  std::string engine = "stress";  // stress, sim-sc, sim-tso, relacy
+  std::string engine = "stress";  // stress, sim-sc, sim-tso, relacy, tsan, ...
   std::size_t sim_iterations = 3;
   double budget_s = 60;          // per mutant
   double hang_timeout_s = 2;     // no progress for this long in a child = a hang
@@ -57,7 +57,7 @@ using Deliver = std::function<void(const EngineResult&)>;
 // An engine the matrix can ask. `run` executes in the row's child process
 // (`dir` is the matrix's scratch folder) and returns the result, or ends the
 // process through `deliver`. The child is killed at budgets x budget_s +
-// hang timeout + slack_s.
+// hang_factor x hang timeout + slack_s.
 struct MatrixEngine {
   std::function<EngineResult(const MatrixSpec&, const MutantInfo&, const std::string& dir, const Deliver&)> run;
   double budgets = 1;   // Relacy runs one search per model that targets the mutant
@@ -66,6 +66,8 @@ struct MatrixEngine {
   // were not set with): only the clean pool and the negative controls are
   // judged there (no finding).
   bool measure_only = false;
+  // The engine's own hang timeout, in matrix hang timeouts (TSan runs 5x slower).
+  double hang_factor = 1;
 };
 
 // The engines built into stress/: "stress" (real threads), "sim-sc",
@@ -73,6 +75,16 @@ struct MatrixEngine {
 // uniform random walk), "sim-sleep-first" and "sim-portfolio"; nullptr for
 // another name.
 const MatrixEngine* builtin_engine(const std::string& name);
+
+// "tsan": the mutant's scenario on real threads in wsstress-tsan, the
+// scenarios built with ThreadSanitizer (found beside the running executable,
+// or at $WSSTRESS_TSAN_RUNNER); a TSan report is a `race` row.
+const MatrixEngine& tsan_matrix_engine();
+// A TSan report's one line for that row: its kind and, for each of its two
+// accesses, the first frame of the project's own code ("ThreadSanitizer: data
+// race: Read of size 1 by thread T2 in JobResult::into_return_value at
+// job.hpp:112; Previous write ...").
+std::string summarize_tsan_report(const std::string& log);
 
 struct MatrixRow {
   MutantInfo mutant;

@@ -79,6 +79,8 @@ class NoisyCondVar {
 
 struct NoisyPlatform : pool::StdPlatform {
   using CondVar = NoisyCondVar;
+  template <class T>
+  using Cell = pool::PlainCell<T>;
   static constexpr bool kTraced = true;
   static constexpr bool kCheckInvariants = true;
 

@@ -11,6 +11,9 @@
 // - `Atomic<T>` offers load, store, exchange, compare_exchange_strong/weak (with
 //   both orders given), fetch_add and fetch_sub, each taking an explicit
 //   std::memory_order. The pool never uses operators or default orders.
+// - `Cell<T>` holds plain memory that crosses threads ordered by the pool's
+//   atomics (a job's closure and result): `write()` and `read()` return T&
+//   (platform/cell.hpp); Relacy's checks each access for a race.
 // - `CondVar::wait` takes a `std::unique_lock<Mutex>&` and may wake spuriously;
 //   every wait in the pool sits in a loop.
 // - `thread_local_slot<Tag, T>()` returns the calling thread's (or fiber's) own
@@ -28,6 +31,7 @@
 #include <string>
 #include <system_error>
 
+#include "wsstress/pool/platform/cell.hpp"
 #include "wsstress/pool/platform/src_loc.hpp"
 
 namespace wsstress::pool {
@@ -47,6 +51,7 @@ concept Platform =
       typename P::template Atomic<void*>;
       typename P::Mutex;
       typename P::CondVar;
+      typename P::template Cell<int>;
       { P::kTraced } -> std::convertible_to<bool>;
       { P::kCheckInvariants } -> std::convertible_to<bool>;
     } &&

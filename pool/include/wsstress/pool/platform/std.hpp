@@ -37,6 +37,8 @@ struct StdPlatform {
   using Atomic = std::atomic<T>;
   using Mutex = std::mutex;
   using CondVar = std::condition_variable;
+  template <class T>
+  using Cell = PlainCell<T>;
 
   static constexpr bool kTraced = false;
   static constexpr bool kCheckInvariants = false;

@@ -141,7 +141,7 @@ class Sleep {
   bool is_blocked(std::size_t index) {
     WorkerSleepState& s = worker_sleep_states_[index];
     std::unique_lock<Mutex> lock(s.mutex);
-    return s.is_blocked;
+    return s.is_blocked.read();
   }
   // For a watchdog's dump: never blocks; nullopt if the lock is held (as it is
   // by a worker between gates 2 and its wait, or by a waker).
@@ -149,15 +149,17 @@ class Sleep {
     WorkerSleepState& s = worker_sleep_states_[index];
     std::unique_lock<Mutex> lock(s.mutex, std::try_to_lock);
     if (!lock.owns_lock()) return std::nullopt;
-    return s.is_blocked;
+    return s.is_blocked.read();
   }
 
  private:
   // One per worker, padded to its own cache lines.
   struct alignas(128) WorkerSleepState {
     Mutex mutex;
-    // True while the worker waits on `condvar`; cleared by the waker.
-    bool is_blocked = false;
+    // True while the worker waits on `condvar`; cleared by the waker. Plain
+    // memory under `mutex` (rayon's Mutex<bool>): a platform cell, so Relacy
+    // checks that every access holds the lock.
+    typename P::template Cell<bool> is_blocked{false};
     typename P::CondVar condvar;
   };
 
@@ -234,7 +236,7 @@ class Sleep {
       // latch) before this point finds is_blocked false and leaves.
       is_blocked.lock();
     }
-    WSSTRESS_CHECK(P, !sleep_state.is_blocked, "is_blocked already true when going to sleep");
+    WSSTRESS_CHECK(P, !sleep_state.is_blocked.read(), "is_blocked already true when going to sleep");
 
     // Gate 5: pairs with the fence in new_injected_jobs (sleep/README.md §4).
     // Also checks this worker's broadcast queue (rayon-core be12615, §6):
@@ -252,8 +254,8 @@ class Sleep {
       counters_.sub_sleeping_thread();
     } else {
       // Only a waker clearing the flag ends the wait; spurious wake-ups loop.
-      sleep_state.is_blocked = true;
-      while (sleep_state.is_blocked) sleep_state.condvar.wait(is_blocked);
+      sleep_state.is_blocked.write() = true;
+      while (sleep_state.is_blocked.read()) sleep_state.condvar.wait(is_blocked);
     }
 
     idle_state.wake_fully();
@@ -305,8 +307,8 @@ class Sleep {
   bool wake_specific_thread(std::size_t index) noexcept {
     WorkerSleepState& sleep_state = worker_sleep_states_[index];
     std::unique_lock<Mutex> is_blocked(sleep_state.mutex);
-    if (sleep_state.is_blocked) {
-      sleep_state.is_blocked = false;
+    if (sleep_state.is_blocked.read()) {
+      sleep_state.is_blocked.write() = false;
       sleep_state.condvar.notify_one();
       // The waker, not the sleeper, takes the thread off the sleeping count, so
       // publishers stop counting it as asleep right away.

@@ -1,0 +1,269 @@
+// The matrix's ThreadSanitizer engine (`--engine tsan`): the mutant's scenario
+// on real threads in wsstress-tsan (runner_main.cpp, built with
+// -fsanitize=thread), so that an access which no release/acquire order puts
+// after its write is a finding even on x86, where the hardware orders it
+// anyway. The runner is a process of its own (TSan instruments a whole
+// program); its first report ends it (halt_on_error) and becomes a `race`
+// verdict whose message carries the report's kind and the top frames of both
+// stacks. A hang or a wrong result is reported as `wsstress run` would.
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "wsstress/stress/campaign.hpp"
+#include "wsstress/stress/matrix.hpp"
+
+extern char** environ;
+
+namespace wsstress::stress {
+namespace {
+
+// TSan's own exit code for a report, set by the engine (and the default).
+constexpr int kTsanExit = 66;
+// TSan slows the pool 5-15x: a hang must last this many times longer.
+constexpr double kHangFactor = 5;
+
+std::string runner_path() {
+  if (const char* env = std::getenv("WSSTRESS_TSAN_RUNNER"); env != nullptr && *env != '\0') return env;
+  char self[4096];
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) return "wsstress-tsan";
+  std::string dir(self, static_cast<std::size_t>(n));
+  return dir.substr(0, dir.rfind('/') + 1) + "wsstress-tsan";
+}
+
+std::string arg(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%g", v);
+  return b;
+}
+
+// "R a::B<long template>::f(args) const /path/to/job.hpp:112 (bin+0x..)" ->
+// "B::f at job.hpp:112": the function without its return type, template
+// arguments or parameters, and the file's base name.
+std::string short_frame(const std::string& frame) {
+  std::string flat;  // the frame with every <...> removed
+  int depth = 0;
+  for (const char c : frame) {
+    if (c == '<') ++depth;
+    else if (c == '>' && depth > 0) --depth;
+    else if (depth == 0) flat += c;
+  }
+  for (std::size_t a; (a = flat.find("(anonymous namespace)::")) != std::string::npos;) flat.erase(a, 23);
+  if (const auto module = flat.rfind(" ("); module != std::string::npos) flat.erase(module);  // " (bin+0x..)"
+  const auto space = flat.rfind(' ');
+  std::string where = space == std::string::npos ? "" : flat.substr(space + 1);
+  where = where.substr(where.rfind('/') + 1);
+  std::string name = flat.substr(0, std::min(flat.find('('), space));
+  // The return type ends at the last space that is not inside "operator T".
+  for (auto sp = name.rfind(' '); sp != std::string::npos; sp = sp == 0 ? std::string::npos : name.rfind(' ', sp - 1)) {
+    if (sp < 8 || name.compare(sp - 8, 8, "operator") != 0) {
+      name.erase(0, sp + 1);
+      break;
+    }
+  }
+  const auto last = name.rfind("::");
+  const auto prev = last == std::string::npos || last == 0 ? std::string::npos : name.rfind("::", last - 1);
+  if (prev != std::string::npos) name = name.substr(prev + 2);
+  return name + (where.empty() ? "" : " at " + where);
+}
+
+}  // namespace
+
+std::string summarize_tsan_report(const std::string& log) {
+  std::istringstream in(log);
+  std::string line, out;
+  bool want_frame = false;
+  int accesses = 0;
+  while (std::getline(in, line)) {
+    if (out.empty()) {
+      const auto at = line.find("WARNING: ThreadSanitizer: ");
+      if (at != std::string::npos) out = line.substr(at + 26, line.find(" (pid=") - at - 26);
+      continue;
+    }
+    if (line.rfind("SUMMARY:", 0) == 0 || line.rfind("==================", 0) == 0) break;
+    const auto text = line.find_first_not_of(' ');
+    if (text == std::string::npos) continue;
+    if (line[text] != '#') {
+      if (accesses < 2 && line.back() == ':' && line.find(" by ") != std::string::npos) {
+        std::string access = line.substr(text, line.size() - text - 1);
+        if (const auto at = access.find(" at 0x"); at != std::string::npos) {  // drop the address
+          access.erase(at, access.find(' ', at + 4) - at);
+        }
+        out += (accesses == 0 ? ": " : "; ") + access;
+        ++accesses;
+        want_frame = true;
+      }
+      continue;
+    }
+    // The first frame of the project's own code: not the standard library's
+    // (its headers), not TSan's interceptors, not an unsymbolized address.
+    if (want_frame && line.find("/include/c++/") == std::string::npos && line.find("sanitizer") == std::string::npos &&
+        line.find("tsan_") == std::string::npos) {
+      const std::string frame = short_frame(line.substr(line.find(' ', text) + 1));
+      if (frame.empty() || frame.rfind(" at", 0) == 0) continue;
+      out += " in " + frame;
+      want_frame = false;
+    }
+  }
+  return out.empty() ? "ThreadSanitizer: a report without a WARNING line" : "ThreadSanitizer: " + out;
+}
+
+namespace {
+
+struct RunnerOutput {
+  std::uint64_t runs = 0, last_seed = 0;
+  std::string fail_line;  // "fail N WORD SECONDS\tMESSAGE"
+  bool done = false;
+};
+
+RunnerOutput read_protocol(const std::string& out) {
+  RunnerOutput r;
+  std::istringstream in(out);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("seed ", 0) == 0) {
+      r.last_seed = std::strtoull(line.c_str() + 5, nullptr, 10);
+      ++r.runs;
+    } else if (line.rfind("fail ", 0) == 0) {
+      r.fail_line = line;
+    } else if (line.rfind("done ", 0) == 0) {
+      r.done = true;
+    }
+  }
+  return r;
+}
+
+// The first line of `text` that is not empty.
+std::string first_line(const std::string& text) {
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (line.find_first_not_of(" \t\r") != std::string::npos) return line;
+  }
+  return "";
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+// Spawns the runner with stdout and stderr to files; its wait status, or -1.
+int spawn_runner(const std::vector<std::string>& args, const std::string& out, const std::string& err) {
+  std::vector<char*> argv;
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  // The user's TSAN_OPTIONS first: the engine's own must win.
+  const char* user = std::getenv("TSAN_OPTIONS");
+  const std::string opts = "TSAN_OPTIONS=" + std::string(user != nullptr ? user : "") +
+                           " halt_on_error=1 exitcode=" + std::to_string(kTsanExit) +
+                           " second_deadlock_stack=1 log_path=stderr";
+  // The runner ends itself if this process goes (runner_main.cpp, die_with_parent).
+  const std::string parent = "WSSTRESS_TSAN_PARENT=" + std::to_string(getpid());
+  std::vector<char*> envp;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string_view v(*e);
+    if (v.rfind("TSAN_OPTIONS=", 0) != 0 && v.rfind("WSSTRESS_TSAN_PARENT=", 0) != 0) envp.push_back(*e);
+  }
+  envp.push_back(const_cast<char*>(opts.c_str()));
+  envp.push_back(const_cast<char*>(parent.c_str()));
+  envp.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) return -1;
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return -1;
+  }
+  return status;
+}
+
+EngineResult caught(std::string outcome, std::string message, const RunnerOutput& p, double seconds,
+                    const std::string& replay) {
+  return {true, std::move(outcome), std::move(message), p.last_seed, p.runs, seconds, replay};
+}
+
+EngineResult tsan_engine(const MatrixSpec& spec, const MutantInfo& m, const std::string& dir, const Deliver&) {
+  const std::string runner = runner_path();
+  if (access(runner.c_str(), X_OK) != 0) {
+    return engine_error(3, "no ThreadSanitizer runner at " + runner +
+                               " (build the target wsstress-tsan, or point WSSTRESS_TSAN_RUNNER at one)");
+  }
+  RunSpec run = spec.base;
+  run.scenario = m.scenario;
+  run.mutant = m.name;
+  run.timeout_s = spec.hang_timeout_s * kHangFactor;
+  const std::vector<std::string> args = {
+      runner, "run", "--scenario", run.scenario, "--mutant", run.mutant, "--seed", "0", "--seed-to", "1000000000",
+      "--threads", std::to_string(run.threads), "--pools", std::to_string(run.pools), "--iterations",
+      std::to_string(run.iterations), "--noise", std::to_string(run.noise), "--hang-timeout", arg(run.timeout_s),
+      "--max-seconds", arg(spec.budget_s)};
+  const std::string out = dir + "/" + m.name + ".tsan.out", err = dir + "/" + m.name + ".tsan.err";
+  const auto t0 = std::chrono::steady_clock::now();
+  const int status = spawn_runner(args, out, err);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (status < 0) return engine_error(3, "cannot start " + runner);
+  const RunnerOutput p = read_protocol(slurp(out));
+  const std::string log = slurp(err);
+  std::remove(out.c_str());
+  std::remove(err.c_str());
+  const std::string replay = replay_command(runner, run, p.last_seed);
+  if (WIFSIGNALED(status)) {
+    return caught("crash (signal " + std::to_string(WTERMSIG(status)) + ")", first_line(log), p, seconds, replay);
+  }
+  const int code = WEXITSTATUS(status);
+  // TSan ends with its exit code for a report, and also for a crash it caught
+  // or for its own failure to start: only the first is a race.
+  if (code == kTsanExit && log.find("WARNING: ThreadSanitizer: ") != std::string::npos) {
+    return caught("race", summarize_tsan_report(log), p, seconds, replay);
+  }
+  if (code == kTsanExit && log.find("ERROR: ThreadSanitizer: ") != std::string::npos && p.runs > 0) {
+    return caught("crash", first_line(log.substr(log.find("ERROR: ThreadSanitizer: "))), p, seconds, replay);
+  }
+  if (code == 1 && !p.fail_line.empty()) {  // "fail N WORD SECONDS\tMESSAGE"
+    std::istringstream f(p.fail_line);
+    std::string tag, word;
+    std::uint64_t seed = 0;
+    double at = 0;
+    f >> tag >> seed >> word >> at;
+    const auto tab = p.fail_line.find('\t');
+    return {true, word, tab == std::string::npos ? "" : p.fail_line.substr(tab + 1), seed, p.runs, at,
+            replay_command(runner, run, seed)};
+  }
+  if (code == 0 && p.done) {
+    EngineResult r;
+    r.outcome = p.runs == 0 ? "empty (no seed ran)" : "pass";
+    r.runs = p.runs;
+    return r;
+  }
+  return engine_error(3, runner + " exited " + std::to_string(code) + ": " + first_line(log));
+}
+
+}  // namespace
+
+const MatrixEngine& tsan_matrix_engine() {
+  // The matrix's backstop allows the runner's longer hang timeout.
+  static const MatrixEngine engine{tsan_engine, 1, 30, false, kHangFactor};
+  return engine;
+}
+
+}  // namespace wsstress::stress
