@@ -172,7 +172,9 @@ class StackJob : public JobHeader {
 
 // A job owned by whatever queue holds it; deletes itself after running. The
 // body must not throw (spawn wraps user code in the registry's panic handling).
-template <class F>
+// Its closure is a platform cell: written by the spawner, read by the thread
+// that runs it after the queue's publication.
+template <class P, class F>
 class HeapJob : public JobHeader {
  public:
   explicit HeapJob(F body) : JobHeader{&HeapJob::execute}, body_(std::move(body)) {}
@@ -182,15 +184,16 @@ class HeapJob : public JobHeader {
  private:
   static void execute(JobHeader* header) noexcept {
     std::unique_ptr<HeapJob> self(static_cast<HeapJob*>(header));
-    self->body_();
+    self->body_.read()();
   }
 
-  F body_;
+  typename P::template Cell<F> body_;
 };
 
 // A job shared by several JobRefs, each holding one reference (Arc in rayon);
 // the last one to run frees it. The count is a platform atomic so the simulator
-// schedules it like any other shared word.
+// schedules it like any other shared word; the closure, which every worker
+// reads, is a platform cell.
 template <class P, class F>
 class ArcJob : public JobHeader {
  public:
@@ -209,12 +212,12 @@ class ArcJob : public JobHeader {
  private:
   static void execute(JobHeader* header) noexcept {
     auto* self = static_cast<ArcJob*>(header);
-    self->body_();
+    self->body_.read()();
     self->release();
   }
 
   RefCount<P> refs_;
-  F body_;
+  typename P::template Cell<F> body_;
 };
 
 }  // namespace wsstress::pool

@@ -80,9 +80,9 @@ class ScopeBase {
   template <class S, class BODY>
   JobRef spawn_job_ref(S* scope, BODY&& body) {
     auto run = detail::scope_job_body(scope, std::forward<BODY>(body));
-    auto job = std::make_unique<HeapJob<decltype(run)>>(std::move(run));
+    auto job = std::make_unique<HeapJob<P, decltype(run)>>(std::move(run));
     increment();  // only once nothing can throw
-    return HeapJob<decltype(run)>::into_job_ref(std::move(job));
+    return HeapJob<P, decltype(run)>::into_job_ref(std::move(job));
   }
 
   // Runs body(*scope, ctx) once on every worker of the scope's pool.

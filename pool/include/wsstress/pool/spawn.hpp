@@ -46,9 +46,9 @@ JobRef spawn_job(F&& func, Registry<P, M>& registry) {
     }
     if constexpr (!M::kSpawnNoTerminateCount) registry->terminate();  // (*) permit the registry to terminate
   };
-  auto job = std::make_unique<HeapJob<decltype(body)>>(std::move(body));
+  auto job = std::make_unique<HeapJob<P, decltype(body)>>(std::move(body));
   give_back.registry = nullptr;
-  return HeapJob<decltype(body)>::into_job_ref(std::move(job));
+  return HeapJob<P, decltype(body)>::into_job_ref(std::move(job));
 }
 }  // namespace detail
 
