@@ -29,14 +29,14 @@ namespace wsstress::stress {
 // struct, written and read only here.
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(EngineResult, caught, outcome, message, first_seed, runs, at_seconds, replay)
 
-namespace {
-
 std::string slurp(const std::string& path) {
-  std::ifstream f(path);
+  std::ifstream f(path, std::ios::binary);
   std::stringstream ss;
   ss << f.rdbuf();
   return ss.str();
 }
+
+namespace {
 
 struct ChildEnd {
   int status = 0;

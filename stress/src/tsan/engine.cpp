@@ -16,7 +16,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -153,13 +152,6 @@ std::string first_line(const std::string& text) {
     if (line.find_first_not_of(" \t\r") != std::string::npos) return line;
   }
   return "";
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
 }
 
 // Spawns the runner with stdout and stderr to files; its wait status, or -1.

@@ -80,6 +80,9 @@ const MatrixEngine* builtin_engine(const std::string& name);
 // scenarios built with ThreadSanitizer (found beside the running executable,
 // or at $WSSTRESS_TSAN_RUNNER); a TSan report is a `race` row.
 const MatrixEngine& tsan_matrix_engine();
+// The whole file at `path` ("" if it cannot be read): what an engine's child wrote.
+std::string slurp(const std::string& path);
+
 // A TSan report's one line for that row: its kind and, for each of its two
 // accesses, the first frame of the project's own code ("ThreadSanitizer: data
 // race: Read of size 1 by thread T2 in JobResult::into_return_value at
