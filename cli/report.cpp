@@ -35,6 +35,33 @@ std::string seeds_text(const stress::CampaignSpec& s) {
 }
 }  // namespace
 
+namespace {
+std::string figure_text(const stress::ParallelismFigure& f) {
+  return std::to_string(f.asleep_beside_work) + " of " + std::to_string(f.samples) + " samples (" +
+         fmt("%.2f", 100 * f.rate()) + " %), " + std::to_string(f.windows) + " window(s), the longest ~" +
+         std::to_string(f.longest) + " ms";
+}
+
+// The figure of issue #18's point 5: a rate, never a verdict.
+std::string parallelism_text(const stress::CampaignReport& r) {
+  std::string out = "parallelism: a worker asleep while a job waited in its pool: " + figure_text(r.parallelism) + "\n";
+  if (r.control) {
+    out += "control (clean pool, same seeds): " + figure_text(*r.control) + "\n";
+    out += std::string("parallelism: the window rate is ") + (r.parallelism_above_control ? "ABOVE" : "not above") +
+           " the clean pool's (one-sided Poisson test at 1 %, p = " + fmt("%.2g", r.parallelism_p) + ")\n";
+  }
+  return out;
+}
+
+nlohmann::json figure_json(const stress::ParallelismFigure& f) {
+  return {{"samples", f.samples},
+          {"asleep_beside_work", f.asleep_beside_work},
+          {"windows", f.windows},
+          {"longest_ms", f.longest},
+          {"rate", f.rate()}};
+}
+}  // namespace
+
 SweepVerdict verdict_of(const stress::CampaignReport& r) noexcept {
   return sweep_verdict(r.overall(), r.runs, r.stopped_by_signal);
 }
@@ -50,6 +77,7 @@ std::string run_report_text(const stress::CampaignReport& r, bool with_dumps) {
   out += "run: " + std::to_string(r.runs) + " of " + std::to_string(r.seeds_planned) + " seeds in " +
          fmt("%.1f", r.elapsed_s) + " s (" + fmt("%.1f", r.elapsed_s > 0 ? r.runs / r.elapsed_s : 0) +
          " seeds/s)" + stop_text(r.budget_exhausted, r.stopped_by_signal) + "\n";
+  out += parallelism_text(r);
   for (const auto& f : r.failures) {
     out += "\nFAILED seed " + std::to_string(f.seed) + ": " + stress::to_string(f.verdict.kind) + ": " +
            f.verdict.message + "\n";
@@ -100,6 +128,10 @@ std::string run_report_json(const stress::CampaignReport& r) {
       {"stopped_by", stop_json(r.stopped_by_signal)},
       {"verdict", verdict_of(r).word},
       {"failures", failures},
+      {"parallelism", figure_json(r.parallelism)},
+      {"control", r.control ? figure_json(*r.control) : nlohmann::json()},
+      {"parallelism_above_control", r.control ? nlohmann::json(r.parallelism_above_control) : nlohmann::json()},
+      {"parallelism_p", r.control ? nlohmann::json(r.parallelism_p) : nlohmann::json()},
   };
   return j.dump(2) + "\n";
 }

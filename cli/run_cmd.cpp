@@ -87,13 +87,17 @@ void add_options(CLI::App* cmd, RunOptions& o) {
                   "not the interleaving)")
       ->check(whole_range(1, 1000000));
   o.input_opt = cmd->add_option("--input", o.input_path, "a program file (a program_fuzzer input) for --scenario program");
+  cmd->add_flag("--control", o.campaign.control,
+                "with --mutant: then run the clean pool over the same seeds and say whether the mutant's rate of "
+                "workers asleep beside queued work is above it (doubles the time)");
   cmd->add_flag("--keep-going", o.keep_going, "keep sweeping after a failure (a hang still ends the run)");
   add_quiet(cmd, o.quiet, "the verdict line only: no progress bar, no text report");
   cmd->footer(
       "Examples:\n"
       "  wsstress run --scenario inject -s 0..999           # 1000 seeds of the injector scenario\n"
       "  wsstress run --mutant no_sleep_fence --max-seconds 30 -o report.json\n"
-      "  wsstress run --scenario cross --seed 42 --repeat 100   # retry one seed's program 100 times");
+      "  wsstress run --scenario cross --seed 42 --repeat 100   # retry one seed's program 100 times\n"
+      "  wsstress run --scenario rendezvous --mutant internal_push_no_jec -s 0..999 --control");
 }
 
 }  // namespace
@@ -111,6 +115,9 @@ Subcommand add_run(CLI::App& parent) {
               auto ok = read_input(o->input_path, rs.scenario, o->scenario_opt->count() > 0, rs.input);
               if (!ok) return usage_error(ok.error());
               rs.input_path = o->input_path;
+            }
+            if (o->campaign.control && rs.mutant == "none") {
+              return usage_error("--control compares a mutant with the clean pool: it needs --mutant");
             }
             o->campaign.stop_on_failure = !o->keep_going;
             o->campaign.program = "wsstress";

@@ -132,7 +132,9 @@ void restore_crash_handlers() {
 
 }  // namespace
 
-CampaignReport run_campaign(const CampaignSpec& spec, const CampaignHooks& hooks) {
+namespace {
+
+CampaignReport sweep_seeds(const CampaignSpec& spec, const CampaignHooks& hooks) {
   Active active;
   active.report.spec = spec;
   active.hooks = &hooks;
@@ -169,6 +171,8 @@ CampaignReport run_campaign(const CampaignSpec& spec, const CampaignHooks& hooks
   });
 
   const SweepPlan plan{spec.seeds, spec.shard, spec.max_seconds, spec.stop_on_failure};
+  reset_parallelism_counts();
+  ParallelismSampler sampler;
   const SweepOutcome swept = sweep(plan, [&](std::uint64_t seed) {
     {
       std::lock_guard<std::mutex> g(active.m);
@@ -182,6 +186,7 @@ CampaignReport run_campaign(const CampaignSpec& spec, const CampaignHooks& hooks
       Progress::tick();  // a new run is progress
       v = run(spec.run, seed);
       LiveState::get().reset();
+      reset_parallelism_counts();  // no pool is alive between two runs
     }
     std::lock_guard<std::mutex> g(active.m);
     ++active.report.runs;
@@ -204,12 +209,38 @@ CampaignReport run_campaign(const CampaignSpec& spec, const CampaignHooks& hooks
     active.report.budget_exhausted = swept.budget_exhausted;
     active.report.stopped_by_signal = swept.stopped_by_signal;
     active.report.elapsed_s = seconds_since(active.start);
+    active.report.parallelism = sampler.finish();
     out = active.report;
   }
   set_invariant_handler(nullptr);
   restore_crash_handlers();
   g_active = nullptr;
   return out;
+}
+
+}  // namespace
+
+CampaignReport run_campaign(const CampaignSpec& spec, const CampaignHooks& hooks) {
+  CampaignReport report = sweep_seeds(spec, hooks);
+  const bool compare = spec.control && spec.run.mutant != "none" && report.failures.empty() &&
+                       report.stopped_by_signal == 0;
+  if (!compare) return report;
+  // The control: the clean pool, the same seeds and shape, the same budget.
+  CampaignSpec clean = spec;
+  clean.run.mutant = "none";
+  clean.control = false;
+  const CampaignReport control = sweep_seeds(clean, hooks);
+  report.control = control.parallelism;
+  report.parallelism_above_control = rate_above(report.parallelism, control.parallelism, 0.01, &report.parallelism_p);
+  report.elapsed_s += control.elapsed_s;
+  report.stopped_by_signal = control.stopped_by_signal;
+  if (!control.failures.empty()) {
+    // The clean pool failed: a finding about the pool itself, not to be lost.
+    SeedFailure f = control.failures.front();
+    f.verdict.message = "the control run (clean pool) failed: " + f.verdict.message;
+    report.failures.push_back(std::move(f));
+  }
+  return report;
 }
 
 }  // namespace wsstress::stress

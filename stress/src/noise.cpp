@@ -9,6 +9,7 @@
 #include <cstdlib>
 
 #include "wsstress/pool/platform/splitmix64.hpp"
+#include "wsstress/stress/parallelism.hpp"
 
 namespace wsstress::stress {
 
@@ -119,6 +120,7 @@ static unsigned noise_weight(EventKind kind) noexcept {
 
 void NoisyPlatform::on_event(const Event& e, SrcLoc) noexcept {
   t_slot = apply_event(t_slot, e);
+  parallelism_event(e);
   if (e.kind == EventKind::ThreadFoundWork || e.kind == EventKind::ThreadSawLatchSet) Progress::tick();
   if (const unsigned weight = noise_weight(e.kind)) Noise::point(weight);
 }

@@ -9,6 +9,7 @@
 #include "wsstress/stress/campaign.hpp"
 #include "wsstress/stress/catalog.hpp"
 #include "wsstress/stress/matrix.hpp"
+#include "wsstress/stress/parallelism.hpp"
 #include "wsstress/stress/runner.hpp"
 #include "wsstress/sim/engine.hpp"
 
@@ -207,4 +208,50 @@ SUMMARY: ThreadSanitizer: data race /usr/include/c++/12/variant:1600 in std::var
             "Previous write of size 1 by thread T3 in RegistryRef::operator bool at registry.hpp:84");
   EXPECT_EQ(wsstress::stress::summarize_tsan_report("no report here\n"),
             "ThreadSanitizer: a report without a WARNING line");
+}
+
+// The parallelism figure's counts follow the events of each pool on its own:
+// a worker asleep in one pool beside a job queued in another is no window.
+TEST(Parallelism, AWindowIsAWorkerAsleepBesideAJobOfItsOwnPool) {
+  using wsstress::pool::Event;
+  using wsstress::pool::EventKind;
+  namespace st = wsstress::stress;
+  int pool_a = 0, pool_b = 0;
+  st::reset_parallelism_counts();
+  st::parallelism_event(Event{EventKind::ThreadSleeping, &pool_a, 1});
+  EXPECT_FALSE(st::asleep_beside_work_now());
+  st::parallelism_event(Event{EventKind::JobPushed, &pool_b, 0});
+  EXPECT_FALSE(st::asleep_beside_work_now()) << "the job is in the other pool";
+  st::parallelism_event(Event{EventKind::JobsInjected, &pool_a, Event::kNoWorker, 2});
+  EXPECT_TRUE(st::asleep_beside_work_now());
+  st::parallelism_event(Event{EventKind::JobUninjected, &pool_a, 0});
+  EXPECT_TRUE(st::asleep_beside_work_now()) << "one injected job is still queued";
+  st::parallelism_event(Event{EventKind::JobStolen, &pool_a, 0});
+  EXPECT_FALSE(st::asleep_beside_work_now());
+  st::parallelism_event(Event{EventKind::JobPushed, &pool_a, 0});
+  EXPECT_TRUE(st::asleep_beside_work_now());
+  st::parallelism_event(Event{EventKind::ThreadAwoken, &pool_a, 1});
+  EXPECT_FALSE(st::asleep_beside_work_now());
+  st::reset_parallelism_counts();
+}
+
+// The comparison with the control: well above is flagged, the same rate or a
+// single window over a control that saw none is not.
+TEST(Parallelism, TheControlTestFlagsOnlyARateWellAbove) {
+  namespace st = wsstress::stress;
+  auto fig = [](std::uint64_t samples, std::uint64_t windows) {
+    st::ParallelismFigure f;
+    f.samples = samples;
+    f.windows = windows;
+    f.asleep_beside_work = windows;
+    return f;
+  };
+  double p = 0;
+  EXPECT_TRUE(st::rate_above(fig(10000, 40), fig(10000, 5), 0.01, &p));
+  EXPECT_LT(p, 1e-6);
+  EXPECT_FALSE(st::rate_above(fig(10000, 6), fig(10000, 5), 0.01, &p));
+  EXPECT_GT(p, 0.01);
+  EXPECT_FALSE(st::rate_above(fig(10000, 1), fig(10000, 0), 0.01));
+  EXPECT_FALSE(st::rate_above(fig(10000, 40), fig(0, 0), 0.01)) << "no control, no claim";
+  EXPECT_FALSE(st::rate_above(fig(1000, 3), fig(100000, 300), 0.01)) << "the same rate";
 }

@@ -8,9 +8,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "wsstress/stress/parallelism.hpp"
 #include "wsstress/stress/scenario.hpp"
 #include "wsstress/stress/sweep.hpp"
 
@@ -23,6 +25,9 @@ struct CampaignSpec {
   double max_seconds = 0;        // 0: no time budget
   std::uint64_t repeat = 1;      // runs per seed (real threads do not replay an interleaving)
   bool stop_on_failure = true;
+  // After the sweep, run the clean pool over the same seeds and compare the
+  // parallelism figures (only with a mutant, and only if the sweep passed).
+  bool control = false;
   std::string program = "wsstress";  // how the replay command names the tool
 };
 
@@ -41,6 +46,12 @@ struct CampaignReport {
   double elapsed_s = 0;
   bool budget_exhausted = false;  // stopped by max_seconds before the last seed
   int stopped_by_signal = 0;      // stopped by SIGINT/SIGTERM/SIGHUP before the last seed (StopSignals)
+  ParallelismFigure parallelism;  // a figure, not a verdict (parallelism.hpp)
+  // With spec.control: the clean pool's figure over the same seeds, and
+  // whether this run's rate is above it (rate_above at 1 %, p its p-value).
+  std::optional<ParallelismFigure> control;
+  bool parallelism_above_control = false;
+  double parallelism_p = 1;
   VerdictKind overall() const;
 };
 
