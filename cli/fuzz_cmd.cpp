@@ -28,6 +28,14 @@ namespace wsstress::cli {
 
 namespace {
 
+// `name` if schedule_fuzzer can pin it, else empty (every scenario).
+std::string pinned_scenario(const std::string& name) {
+  for (const std::string& s : sim::schedule_fuzz_scenarios()) {
+    if (s == name) return s;
+  }
+  return {};
+}
+
 Result<std::vector<std::uint8_t>> read_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return fail(path + ": cannot read the crash file");
@@ -41,15 +49,16 @@ struct Converted {
   Result<void> written;        // the reproducer file (a failing input stays a finding without it)
 };
 
-Result<Converted> convert(const std::string& target, const std::string& mutant, const std::string& crash,
-                          const std::string& repro_path) {
+Result<Converted> convert(const FuzzOptions& o, const std::string& crash, const std::string& repro_path) {
+  const std::string& target = o.target;
+  const std::string& mutant = o.mutant;
   const Result<std::vector<std::uint8_t>> read = read_bytes(crash);
   if (!read) return fail(read.error());
   const std::vector<std::uint8_t>& bytes = *read;
   Converted c;
   sim::Repro rep;
   if (target == "schedule") {
-    const sim::ScheduleInput in = sim::decode_schedule_input(bytes.data(), bytes.size(), mutant);
+    const sim::ScheduleInput in = sim::decode_schedule_input(bytes.data(), bytes.size(), mutant, o.scenario);
     const sim::SimResult r = sim::find_sim_runner(mutant)(in.spec, in.config);
     rep = sim::schedule_repro(in, r);
     c.failing = r.verdict.kind != stress::VerdictKind::Pass;
@@ -102,7 +111,7 @@ int convert_command(const FuzzOptions& o) {
     std::fprintf(stderr, "wsstress: error: --convert: cannot read '%s'\n", o.convert.c_str());
     return kUsage;
   }
-  const Result<Converted> converted = convert(o.target, o.mutant, o.convert, repro);
+  const Result<Converted> converted = convert(o, o.convert, repro);
   if (!converted) {
     std::fprintf(stderr, "wsstress: error: %s\n", converted.error().c_str());
     return kInternal;
@@ -122,12 +131,14 @@ int convert_command(const FuzzOptions& o) {
 int report_fuzz(const FuzzOptions& o, const FuzzRun& run, const std::string& corpus, nlohmann::json& j) {
   const double secs = run.secs;
   j = {{"schema", "wsstress.fuzz/1"}, {"target", o.target}, {"mutant", o.mutant},
+       {"scenario", o.scenario.empty() ? nlohmann::json() : nlohmann::json(o.scenario)},
        {"engine", run.engine},        {"seconds", secs},    {"runs", run.execs},
        {"exec_per_s", secs > 0 ? static_cast<double>(run.execs) / secs : 0.0},
        {"coverage", run.cov},         {"failures", nlohmann::json::array()},
        {"stopped_by", run.stopped_by_signal != 0 ? nlohmann::json(stress::signal_name(run.stopped_by_signal))
                                                  : nlohmann::json()}};
-  std::fprintf(text_out(), "fuzz: %s_fuzzer, mutant %s, %s\n", o.target.c_str(), o.mutant.c_str(), run.engine.c_str());
+  std::fprintf(text_out(), "fuzz: %s_fuzzer, mutant %s%s, %s\n", o.target.c_str(), o.mutant.c_str(),
+               o.scenario.empty() ? "" : (", scenario " + o.scenario).c_str(), run.engine.c_str());
   if (run.killed) {
     std::fprintf(text_out(), "fuzz: the fuzzer did not stop at its time budget; stopped it after %.0f s\n", secs);
     return kHang;
@@ -135,7 +146,7 @@ int report_fuzz(const FuzzOptions& o, const FuzzRun& run, const std::string& cor
   if (!run.crash.empty()) {
     std::fprintf(text_out(), "fuzz: FINDING after %llu executions in %.1f s\n", static_cast<unsigned long long>(run.finding_execs),
                 secs);
-    const Result<Converted> converted = convert(o.target, o.mutant, run.crash, run.crash + ".repro");
+    const Result<Converted> converted = convert(o, run.crash, run.crash + ".repro");
     // A crash file that cannot be read, or a reproducer that cannot be
     // written, is said; the finding still stands.
     if (!converted) std::fprintf(stderr, "wsstress: error: %s\n", converted.error().c_str());
@@ -219,6 +230,9 @@ stress::EngineResult fuzz_row(const std::string& target, const std::string& self
   o.seed = 1;
   o.out_dir = dir + "/" + m.name + "-fuzz";
   o.quiet = true;
+  // The schedule fuzzer on the mutant's catalog scenario, as the simulator's
+  // columns run it (when the fuzzer can run that scenario).
+  if (target == "schedule") o.scenario = pinned_scenario(m.scenario);
   const std::string bin = default_fuzz_bin(self) + "/" + target + "_fuzzer";
   const std::string corpus = o.out_dir + "/corpus-" + target;
   if (!is_exec(bin)) {
@@ -236,7 +250,7 @@ stress::EngineResult fuzz_row(const std::string& target, const std::string& self
   stress::EngineResult row;
   row.runs = run.execs;
   if (!run.crash.empty()) {
-    const Result<Converted> c = convert(target, m.name, run.crash, run.crash + ".repro");
+    const Result<Converted> c = convert(o, run.crash, run.crash + ".repro");
     row.caught = true;
     row.outcome = c && c->failing ? c->verdict : "bug";
     row.message = c ? c->message : c.error();
@@ -244,8 +258,9 @@ stress::EngineResult fuzz_row(const std::string& target, const std::string& self
     row.at_seconds = run.secs;
     char budget[32];
     std::snprintf(budget, sizeof budget, "%g", spec.budget_s);
-    row.replay = "wsstress fuzz --target " + target + " --mutant " + m.name + " --fuzzer-seed 1 --max-seconds " +
-                 budget + " (reproducer not kept)";
+    row.replay = "wsstress fuzz --target " + target + " --mutant " + m.name +
+                 (o.scenario.empty() ? "" : " --scenario " + o.scenario) + " --fuzzer-seed 1 --max-seconds " + budget +
+                 " (reproducer not kept)";
   } else if (run.killed) {
     row.outcome = "error (exit 4)";
     row.message = "the fuzzer did not stop at its time budget";
@@ -280,6 +295,10 @@ void add_fuzz_options(CLI::App* cmd, FuzzOptions& o) {
   cmd->add_option("--jobs", o.jobs, "parallel fuzzing processes (libFuzzer -fork)")
       ->check(whole_range(1, 256));
   add_mutant(cmd, o.mutant);
+  cmd->add_option("--scenario", o.scenario,
+                  "--target schedule: fuzz this scenario's schedules only (default: each input's first byte picks); "
+                  "give it to --convert too")
+      ->check(CLI::IsMember(sim::schedule_fuzz_scenarios()));
   cmd->add_option("--runs", o.runs, "stop after this many inputs (0: only --max-seconds)")
       ->check(whole_range(0, 1000000000000));
   cmd->add_option("--fuzzer-seed", o.seed, "libFuzzer's random seed (0: its own choice)")
@@ -295,6 +314,7 @@ void add_fuzz_options(CLI::App* cmd, FuzzOptions& o) {
   cmd->footer(
       "Examples:\n"
       "  wsstress fuzz --target schedule --mutant no_sleep_fence --max-seconds 60\n"
+      "  wsstress fuzz --target schedule --scenario inject --mutant no_gate5 --max-seconds 60\n"
       "  wsstress fuzz --target program --fuzzer-seed 1 --runs 10000\n"
       "  wsstress fuzz --convert crash-1234 --repro f.repro   # then: wsstress replay f.repro");
 }
@@ -310,6 +330,7 @@ Subcommand add_fuzz(CLI::App& parent, const std::string& self) {
   add_fuzz_options(cmd, *o);
   return {cmd, [o] {
     if (auto ok = claim_stdout({&o->json_path, &o->repro_path}); !ok) return usage_error(ok.error());
+    if (!o->scenario.empty() && o->target != "schedule") return usage_error("--scenario is for --target schedule");
     return fuzz_command(*o);
   }};
 }

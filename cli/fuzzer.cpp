@@ -95,6 +95,11 @@ pid_t start_fuzzer(const FuzzOptions& o, const std::vector<std::string>& args, i
   close(pipefd[0]);
   close(pipefd[1]);
   setenv("WSSTRESS_FUZZ_MUTANT", o.mutant.c_str(), 1);
+  if (o.scenario.empty()) {
+    unsetenv("WSSTRESS_FUZZ_SCENARIO");
+  } else {
+    setenv("WSSTRESS_FUZZ_SCENARIO", o.scenario.c_str(), 1);
+  }
   setenv("WSSTRESS_FUZZ_HANG_TIMEOUT", std::to_string(o.hang_timeout_s).c_str(), 1);
   std::vector<char*> argv;
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));

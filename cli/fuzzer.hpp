@@ -19,6 +19,7 @@ struct FuzzOptions {
   double hang_timeout_s = 10;        // program_fuzzer's watchdog
   unsigned jobs = 1;
   std::string mutant = "none";
+  std::string scenario;              // schedule: pin the scenario (empty: each input's byte 0 picks)
   std::string convert;               // a crash file to turn into a reproducer instead of fuzzing
   std::string repro_path;            // --convert: where (default: FILE.repro)
   std::string fuzz_bin;              // the fuzz targets' folder (default: ../fuzz from this wsstress)

@@ -25,11 +25,12 @@ const std::vector<std::string>& schedule_fuzz_scenarios() {
   return names;
 }
 
-ScheduleInput decode_schedule_input(const std::uint8_t* data, std::size_t size, const std::string& mutant) {
+ScheduleInput decode_schedule_input(const std::uint8_t* data, std::size_t size, const std::string& mutant,
+                                    const std::string& scenario) {
   auto byte = [&](std::size_t i) -> std::uint8_t { return i < size ? data[i] : 0; };
   ScheduleInput in;
   const auto& names = schedule_fuzz_scenarios();
-  in.spec.scenario = names[byte(0) % names.size()];
+  in.spec.scenario = scenario.empty() ? names[byte(0) % names.size()] : scenario;
   in.spec.mutant = mutant;
   const std::uint8_t flags = byte(1);
   in.config.memory = (flags & 1) ? MemoryModel::TSO : MemoryModel::SC;

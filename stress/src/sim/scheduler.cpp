@@ -3,6 +3,7 @@
 #include "scheduler.hpp"
 
 #include <boost/context/stack_context.hpp>
+#include <atomic>
 
 #include <cstdlib>
 #include <cstring>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "wsstress/sim/asan.hpp"
+#include "wsstress/sim/observer.hpp"
 
 namespace wsstress::sim {
 
@@ -106,9 +108,16 @@ void Scheduler::point(Op op, const void* addr, SrcLoc loc) {
   to_scheduler();
 }
 
+namespace {
+std::atomic<EventObserver> g_observer{nullptr};
+}  // namespace
+
+void set_event_observer(EventObserver observer) noexcept { g_observer.store(observer, std::memory_order_release); }
+
 void Scheduler::event(const Event& e, SrcLoc loc) {
   Fiber* f = current_;
   if (f == nullptr) return;
+  if (EventObserver observe = g_observer.load(std::memory_order_acquire)) observe(f->id, e);
   if (cfg_.record_trace) {
     trace_.push_back({steps_, f->id, Op::Event, loc.file, loc.line, static_cast<std::uint64_t>(e.kind)});
   }

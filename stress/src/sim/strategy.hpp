@@ -75,6 +75,12 @@ std::unique_ptr<Strategy> make_dfs();
 std::unique_ptr<Strategy> make_fuzz(const SimConfig& config, SplitMix64& rng);
 std::unique_ptr<Strategy> make_sleep_first(const SimConfig& config, SplitMix64& rng);
 
+// PCT's pick (strategies/pct.cpp), for PCT and for the fuzz strategy's PCT
+// encoding: at a change point the fiber that ran last drops below every
+// initial priority (to i + 1 for change point i), then the highest runs.
+Action pct_pick(const ReadyView& view, const std::vector<std::uint64_t>& change_points,
+                std::vector<std::uint64_t>& priority);
+
 // The portfolio's member for config.seed (strategies/portfolio.cpp); any other
 // configuration as it is. The scheduler runs the member.
 SimConfig resolve_strategy(const SimConfig& config);

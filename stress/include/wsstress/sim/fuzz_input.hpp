@@ -14,7 +14,10 @@
 //               the input's bytes run out
 //   program     only for the program scenario: a length byte L (at most 64),
 //               then L bytes of program
-//   the rest    one byte per scheduling decision (StrategyKind::Fuzz)
+//   the rest    the decisions (StrategyKind::Fuzz, strategies/fuzz.cpp): a
+//               mode byte M, then for M even one byte per decision, for M
+//               odd (M >> 1) % 8 PCT change points (16-bit step numbers,
+//               little-endian)
 #pragma once
 
 #include <cstddef>
@@ -34,7 +37,10 @@ struct ScheduleInput {
 };
 
 const std::vector<std::string>& schedule_fuzz_scenarios();
-ScheduleInput decode_schedule_input(const std::uint8_t* data, std::size_t size, const std::string& mutant);
+// `scenario` (one of schedule_fuzz_scenarios(), or empty) pins the scenario:
+// byte 0 is then read but not used, so the fuzzer spends every input on it.
+ScheduleInput decode_schedule_input(const std::uint8_t* data, std::size_t size, const std::string& mutant,
+                                    const std::string& scenario = "");
 
 // The reproducer of a schedule input's run (exact: it records every decision).
 Repro schedule_repro(const ScheduleInput& in, const SimResult& r);

@@ -18,16 +18,7 @@ class Pct final : public Strategy {
 
   std::optional<Action> choose(const ReadyView& view) override {
     if (auto a = flush_or_spurious(view, config_, rng_)) return a;
-    for (std::size_t i = 0; i < change_points_.size(); ++i) {
-      if (change_points_[i] == view.steps && view.last_run < priority_.size()) {
-        priority_[view.last_run] = i + 1;  // below every initial priority
-      }
-    }
-    const Action* best = &view.runnable.front();
-    for (const Action& a : view.runnable) {
-      if (priority_[a.fiber] > priority_[best->fiber]) best = &a;
-    }
-    return *best;
+    return pct_pick(view, change_points_, priority_);
   }
 
  private:
@@ -38,6 +29,20 @@ class Pct final : public Strategy {
 };
 
 }  // namespace
+
+Action pct_pick(const ReadyView& view, const std::vector<std::uint64_t>& change_points,
+                std::vector<std::uint64_t>& priority) {
+  for (std::size_t i = 0; i < change_points.size(); ++i) {
+    if (change_points[i] == view.steps && view.last_run < priority.size()) {
+      priority[view.last_run] = i + 1;  // below every initial priority
+    }
+  }
+  const Action* best = &view.runnable.front();
+  for (const Action& a : view.runnable) {
+    if (priority[a.fiber] > priority[best->fiber]) best = &a;
+  }
+  return *best;
+}
 
 std::unique_ptr<Strategy> make_pct(const SimConfig& config, SplitMix64& rng) {
   return std::make_unique<Pct>(config, rng);
