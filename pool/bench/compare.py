@@ -47,9 +47,11 @@ def run(cmd, cwd=None, capture=True):
 def build(root):
     run(["cmake", "--preset", "default"], cwd=root, capture=False)
     run(["cmake", "--build", "--preset", "default", "--target", "pool_bench", "tbb_bench"], cwd=root, capture=False)
-    run(["cargo", "build", "--release", "--offline", "--quiet",
-         "--target-dir", os.path.join(root, "build", "rayon-peer")],
-        cwd=os.path.join(root, "pool", "bench", "rayon-peer"), capture=False)
+    # The tuned peer (codegen-units = 1) and cargo's default release profile.
+    for profile in ("release", "release-cgu16"):
+        run(["cargo", "build", "--profile", profile, "--offline", "--quiet",
+             "--target-dir", os.path.join(root, "build", "rayon-peer")],
+            cwd=os.path.join(root, "pool", "bench", "rayon-peer"), capture=False)
 
 
 def key_of(name):
@@ -92,7 +94,8 @@ def main():
     ours = os.path.join(root, "build", "default", "pool", "bench", "pool_bench")
     tbb = os.path.join(root, "build", "default", "pool", "bench", "tbb_bench")
     peer = os.path.join(root, "build", "rayon-peer", "release", "rayon-peer")
-    for path in (ours, peer):
+    peer16 = os.path.join(root, "build", "rayon-peer", "release-cgu16", "rayon-peer")
+    for path in (ours, peer, peer16):
         if not os.path.exists(path):
             fail(f"{path} is missing; run without --no-build")
     have_tbb = os.path.exists(tbb)
@@ -100,9 +103,11 @@ def main():
     gb_args = [f"--benchmark_min_time={a.min_time}", "--benchmark_format=json"]
     if a.filter:
         gb_args.append(f"--benchmark_filter={a.filter}")
+    peer_args = ["--min-time", str(a.min_time)] + (["--filter", a.filter] if a.filter else [])
     runners = {
         "wsstress": lambda: parse(run([ours] + gb_args)),
-        "rayon-core": lambda: parse(run([peer, "--min-time", str(a.min_time)] + (["--filter", a.filter] if a.filter else []))),
+        "rayon-core": lambda: parse(run([peer] + peer_args)),
+        "rayon-core-cgu16": lambda: parse(run([peer16] + peer_args)),
     }
     if have_tbb:
         runners["oneTBB"] = lambda: parse(run([tbb] + gb_args))
@@ -165,13 +170,14 @@ def main():
         return f"{fmt(d['median'], row['unit'])} (±{d['spread'] * 50:.0f}%)"
 
     lines = [f"Measured {meta['date']} on {meta['machine']}; median of {a.passes} interleaved passes "
-             f"(± half the max-min spread); ratio = wsstress / rayon-core, below 1 is faster.", "",
-             "| workload | threads | rayon-core 1.10.1 | wsstress | ratio | oneTBB |",
-             "|---|---|---|---|---|---|"]
+             f"(± half the max-min spread); ratio = wsstress / rayon-core (tuned: opt-level 3, codegen-units 1), "
+             f"below 1 is faster; the cgu16 column is cargo's default release profile.", "",
+             "| workload | threads | rayon-core 1.10.1 | wsstress | ratio | rayon-core cgu16 | oneTBB |",
+             "|---|---|---|---|---|---|---|"]
     for r in rows:
         ratio = "—" if r["ratio"] is None else f"{r['ratio']:.2f}"
         lines.append(f"| {r['workload']} | {r['threads']} | {cell(r, 'rayon-core')} | {cell(r, 'wsstress')} | "
-                     f"{ratio} | {cell(r, 'oneTBB')} |")
+                     f"{ratio} | {cell(r, 'rayon-core-cgu16')} | {cell(r, 'oneTBB')} |")
     table = "\n".join(lines)
     print(table)
 
