@@ -122,9 +122,7 @@ void Scheduler::event(const Event& e, SrcLoc loc) {
     trace_.push_back({steps_, f->id, Op::Event, loc.file, loc.line, static_cast<std::uint64_t>(e.kind)});
   }
   mix(0xe7e7 ^ static_cast<std::uint64_t>(e.kind));
-  last_events_.push_back(std::string(f->name) + ": " + pool::to_string(e.kind) + " at " + loc.file + ":" +
-                         std::to_string(loc.line));
-  if (last_events_.size() > 24) last_events_.pop_front();
+  recent_events_[n_events_++ % kRecentEvents] = RecentEvent{f->id, e.kind, loc};
   f->slot = stress::apply_event(f->slot, e);
 }
 

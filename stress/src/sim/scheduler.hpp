@@ -10,7 +10,7 @@
 // (mutexes, condvars, joins, sleeps), verdicts.cpp (failures and dumps).
 #pragma once
 
-#include <deque>
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
@@ -95,7 +95,17 @@ class Scheduler {
   std::vector<std::uint32_t> schedule_;
   CrashJournal* journal_ = CrashJournal::active();  // a guarded campaign's child: each decision, as it is made
   std::vector<TracePoint> trace_;
-  std::deque<std::string> last_events_;
+  // The last kRecentEvents pool events, for a failure's dump: kept as plain
+  // records in a ring and rendered only when a run fails (building a string
+  // per event cost an allocation at every one of them).
+  struct RecentEvent {
+    std::uint32_t fiber;
+    pool::EventKind kind;
+    SrcLoc loc;
+  };
+  static constexpr std::size_t kRecentEvents = 24;
+  std::array<RecentEvent, kRecentEvents> recent_events_{};
+  std::uint64_t n_events_ = 0;
   std::optional<stress::Verdict> failure_;
   std::uint32_t last_run_ = 0;
   const void* main_bottom_ = nullptr;

@@ -122,7 +122,13 @@ std::string Scheduler::state_dump() {
   }
   out += stress::LiveState::get().dump_pools();
   out += "last events:\n";
-  for (const std::string& e : last_events_) out += "  " + e + "\n";
+  const std::uint64_t first = n_events_ > kRecentEvents ? n_events_ - kRecentEvents : 0;
+  for (std::uint64_t i = first; i < n_events_; ++i) {
+    const RecentEvent& e = recent_events_[i % kRecentEvents];
+    std::snprintf(line, sizeof line, "  %s: %s at %s:%u\n", fibers_[e.fiber]->name.c_str(), pool::to_string(e.kind),
+                  e.loc.file, e.loc.line);
+    out += line;
+  }
   current_ = saved;
   return out;
 }
