@@ -80,6 +80,8 @@ std::unique_ptr<Strategy> make_sleep_first(const SimConfig& config, SplitMix64& 
 // initial priority (to i + 1 for change point i), then the highest runs.
 Action pct_pick(const ReadyView& view, const std::vector<std::uint64_t>& change_points,
                 std::vector<std::uint64_t>& priority);
+// A fiber's initial PCT priority from its spawn draw: above every change point's.
+inline std::uint64_t pct_initial_priority(std::uint64_t draw) noexcept { return 1000 + draw % 1000000; }
 
 // The portfolio's member for config.seed (strategies/portfolio.cpp); any other
 // configuration as it is. The scheduler runs the member.

@@ -36,7 +36,7 @@ class Fuzz final : public Strategy {
     }
   }
 
-  void on_spawn(std::uint32_t, std::uint64_t draw) override { priority_.push_back(1000 + draw % 1000000); }
+  void on_spawn(std::uint32_t, std::uint64_t draw) override { priority_.push_back(pct_initial_priority(draw)); }
 
   std::optional<Action> choose(const ReadyView& view) override { return pct_ ? choose_pct(view) : choose_byte(view); }
 

@@ -14,7 +14,7 @@ class Pct final : public Strategy {
     for (unsigned i = 1; i < config.pct_depth; ++i) change_points_.push_back(1 + rng_.next() % config.pct_steps);
   }
 
-  void on_spawn(std::uint32_t, std::uint64_t draw) override { priority_.push_back(1000 + draw % 1000000); }
+  void on_spawn(std::uint32_t, std::uint64_t draw) override { priority_.push_back(pct_initial_priority(draw)); }
 
   std::optional<Action> choose(const ReadyView& view) override {
     if (auto a = flush_or_spurious(view, config_, rng_)) return a;
