@@ -272,6 +272,10 @@ Result<std::vector<Judged>> run_searches(const std::vector<Planned>& plan,
 }  // namespace
 
 static int relacy_command(const RelacyOptions& o) {
+  if (const std::string missing = rel::runner_error(); !missing.empty()) {
+    std::fprintf(stderr, "wsstress: error: %s\n", missing.c_str());
+    return kInternal;
+  }
   if (o.list) {
     const std::string text = list_text();
     std::fwrite(text.data(), 1, text.size(), text_out());
@@ -346,6 +350,7 @@ namespace {
 // runs (every model that targets M; for the clean pool every model), judged
 // alike; the first failing search is the row's catch.
 stress::EngineResult relacy_row(const stress::MatrixSpec& spec, const stress::MutantInfo& m) {
+  if (const std::string missing = rel::runner_error(); !missing.empty()) return stress::engine_error(3, missing);
   RelacyOptions o;
   if (m.name != "none") o.mutant = m.name;
   o.time_limit = spec.budget_s;
@@ -385,7 +390,7 @@ stress::MatrixEngine relacy_matrix_engine() {
   };
   // One search per model that targets the mutant, each up to the budget; the
   // clean row runs every model.
-  e.budgets = static_cast<double>(rel::models().size());
+  e.budgets = static_cast<double>(std::max<std::size_t>(1, rel::models().size()));
   return e;
 }
 

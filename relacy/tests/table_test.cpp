@@ -1,8 +1,10 @@
 // The Relacy model table against the mutant catalog: every targeted mutant
 // exists, the catalog's relacy expectation agrees with what the models expect,
-// and every mutant the catalog says Relacy catches is caught by some model.
+// and every mutant the catalog says Relacy catches is caught by some model;
+// the client's view through the runner (wsstress-relacy) is the same table.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <map>
 
 #include "wsstress/relacy/models.hpp"
@@ -11,9 +13,12 @@
 namespace rel = wsstress::relacy;
 using wsstress::stress::Expect;
 
+// The client runs the runner this build made (the test is not beside it).
+const bool g_runner_set = setenv("WSSTRESS_RELACY_RUNNER", WSSTRESS_RELACY_RUNNER_PATH, 1) == 0;
+
 TEST(RelacyTable, TargetsAreCatalogMutantsWithAgreeingExpectations) {
   std::map<std::string, bool> caught_by_some_model;
-  for (const rel::ModelInfo& m : rel::models()) {
+  for (const rel::ModelInfo& m : rel::model_infos()) {
     EXPECT_FALSE(m.claim.empty()) << m.name;
     for (const rel::Target& t : m.targets) {
       const auto* info = wsstress::stress::find_mutant(t.mutant);
@@ -41,11 +46,45 @@ TEST(RelacyTable, TargetsAreCatalogMutantsWithAgreeingExpectations) {
 }
 
 TEST(RelacyTable, EveryModelHasACleanEntry) {
-  for (const rel::ModelInfo& m : rel::models()) {
+  for (const rel::ModelInfo& m : rel::model_infos()) {
     bool clean = false;
     for (const rel::ModelEntry& e : rel::model_table()) clean |= (m.name == e.model && std::string(e.mutant) == "none");
     EXPECT_TRUE(clean) << m.name;
   }
+}
+
+TEST(RelacyTable, TheRunnersListIsTheTable) {
+  ASSERT_TRUE(g_runner_set);
+  ASSERT_EQ(rel::runner_error(), "");
+  const auto& here = rel::model_infos();
+  const auto& listed = rel::models();
+  ASSERT_EQ(listed.size(), here.size());
+  for (std::size_t i = 0; i < here.size(); ++i) {
+    EXPECT_EQ(listed[i].name, here[i].name);
+    EXPECT_EQ(listed[i].claim, here[i].claim);
+    EXPECT_EQ(listed[i].config, here[i].config);
+    EXPECT_EQ(listed[i].ci.kind, here[i].ci.kind);
+    EXPECT_EQ(listed[i].ci.context_bound, here[i].ci.context_bound);
+    EXPECT_EQ(listed[i].ci.iterations, here[i].ci.iterations);
+    ASSERT_EQ(listed[i].targets.size(), here[i].targets.size()) << here[i].name;
+    for (std::size_t t = 0; t < here[i].targets.size(); ++t) {
+      EXPECT_EQ(listed[i].targets[t].mutant, here[i].targets[t].mutant);
+      EXPECT_EQ(listed[i].targets[t].expect_fail, here[i].targets[t].expect_fail);
+      EXPECT_EQ(listed[i].targets[t].note, here[i].targets[t].note);
+    }
+  }
+}
+
+TEST(RelacyRun, ARawResultSurvivesItsEncoding) {
+  const rel::RawResult r{false, "DATA RACE", 42, "a trace\nwith 2 lines and a 7 "};
+  rel::RawResult back;
+  ASSERT_TRUE(rel::decode(rel::encode(r), back));
+  EXPECT_EQ(back.passed, r.passed);
+  EXPECT_EQ(back.relacy_result, r.relacy_result);
+  EXPECT_EQ(back.executions, r.executions);
+  EXPECT_EQ(back.output, r.output);
+  EXPECT_FALSE(rel::decode("1 2", back));
+  EXPECT_FALSE(rel::decode_models("{"));
 }
 
 TEST(RelacyRun, BadNamesAreErrorsNotCrashes) {

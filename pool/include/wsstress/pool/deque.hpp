@@ -55,7 +55,7 @@ struct EpochTag;
 template <class P, class M>
 struct EpochGuard {
   EpochGuard() noexcept {
-    if constexpr (M::kEpochPinX86Cas) {
+    if (M::kEpochPinX86Cas) {
       std::size_t expected = 0;
       local_epoch().compare_exchange_strong(expected, 1, std::memory_order_seq_cst, std::memory_order_seq_cst);
     } else {
@@ -63,7 +63,7 @@ struct EpochGuard {
     }
   }
   ~EpochGuard() {
-    if constexpr (M::kEpochPinX86Cas) local_epoch().store(0, std::memory_order_release);
+    if (M::kEpochPinX86Cas) local_epoch().store(0, std::memory_order_release);
   }
   EpochGuard(const EpochGuard&) = delete;
   EpochGuard& operator=(const EpochGuard&) = delete;
@@ -106,7 +106,7 @@ class Deque {
     const std::int64_t f = front_.load(std::memory_order_acquire);
     if (b - f > static_cast<std::int64_t>(cached_mask_)) resize((cached_mask_ + 1) * 2);
     owner_slot(b).store(job.header(), std::memory_order_relaxed);
-    if constexpr (M::kDequePushRelaxed) {
+    if (M::kDequePushRelaxed) {
       back_.store(b + 1, std::memory_order_relaxed);  // the bug: nothing orders the slot before `back`
       return;
     }
@@ -135,7 +135,7 @@ class Deque {
     back_.store(b, std::memory_order_relaxed);
     // The owner's store of `back` and a thief's load of it must not both miss the
     // other's write to `front`/`back`: this fence pairs with the one in steal().
-    if constexpr (!M::kDequePopNoFence) P::fence(std::memory_order_seq_cst);
+    if (!M::kDequePopNoFence) P::fence(std::memory_order_seq_cst);
     f = front_.load(std::memory_order_relaxed);
     const std::int64_t len = b - f;
     if (len < 0) {

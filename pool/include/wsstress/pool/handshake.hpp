@@ -50,7 +50,7 @@ void wait_until_cold(Sleep<P, M>& sleep, std::size_t index, CoreLatch<P, M>& lat
 // The broadcast half is rayon-core be12615: inject_broadcast bumps no JEC.
 template <class P, class M>
 bool has_injected_job(const Deque<P, M>& broadcast, const Injector<P, M>& injected) noexcept {
-  if constexpr (M::kGate5IgnoresBroadcasts) return !injected.is_empty();
+  if (M::kGate5IgnoresBroadcasts) return !injected.is_empty();
   return !broadcast.stealer_is_empty() || !injected.is_empty();
 }
 
@@ -99,7 +99,7 @@ void wake_latch_owner(bool owner_slept, R& registry, std::size_t target_worker_i
 // wake it if it sleeps on it (rayon #200: without the wake-up it never exits).
 template <class P, class M, class R>
 void terminate_worker(CountLatch<P, M>& terminate, R& registry, std::size_t index) noexcept {
-  if constexpr (M::kTerminateNoWake) {
+  if (M::kTerminateNoWake) {
     terminate.set();
   } else {
     terminate.set_and_tickle_one(registry, index);

@@ -128,7 +128,7 @@ class LockLatch {
   // The flag is stored and notified under the mutex, so a waiter between its
   // check and its wait cannot miss the notification.
   void set() noexcept {
-    if constexpr (M::kLockLatchSetOutsideMutex) {
+    if (M::kLockLatchSetOutsideMutex) {
       // The bug: a waiter between its check and its wait misses this notify.
       reinterpret_cast<volatile bool&>(set_.write()) = true;
       v_.notify_all();
@@ -159,7 +159,7 @@ class LockLatch {
  private:
   // A condvar may wake up spuriously: the flag is checked again each time.
   void wait_until_set(std::unique_lock<typename P::Mutex>& guard) {
-    if constexpr (M::kLockLatchWaitOnce) {
+    if (M::kLockLatchWaitOnce) {
       if (!set_.read()) v_.wait(guard);  // the bug: one spurious wake-up and the wait is over
     } else {
       while (!set_.read()) v_.wait(guard);

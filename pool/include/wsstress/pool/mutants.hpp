@@ -2,8 +2,8 @@
 // and the list of mutants the tools build from it.
 //
 // Production uses NoMutants, whose members are all constants that leave the
-// algorithms exactly as rayon-core 1.10.1 wrote them: every switch below is
-// read with `if constexpr`, so NoMutants compiles each one away. Non-production
+// algorithms exactly as rayon-core 1.10.1 wrote them: every switch below is a
+// constant false, so the optimizer removes each mutant branch. Non-production
 // builds instantiate the pool with a policy derived from NoMutants that flips
 // one switch, putting a real historical rayon-core bug back, or turn a model
 // knob such as the width of the jobs event counter. Each such policy is one
@@ -14,6 +14,73 @@
 #include <cstddef>
 
 namespace wsstress::pool {
+
+// The bug switches the pool reads as a branch, `if (M::kNoGate5)`: one entry per
+// switch, with what it does. NoMutants declares each false (production: the
+// optimizer removes the branch); the engines read them at run time
+// (RuntimeMutants in mutant_list.hpp), so one instantiation of the pool serves
+// every mutant that differs from the clean pool in branches only.
+// clang-format off
+#define WSSTRESS_BRANCH_SWITCHES(X)                                                                                  \
+  /* sleep() trusts the JEC alone: no final check of the injector (before 1222cbe). */                               \
+  X(kNoGate5)                                                                                                        \
+  /* new_injected_jobs posts without its SeqCst fence. */                                                            \
+  X(kNoInjectFence)                                                                                                  \
+  /* sleep() reads the injector at gate 5 without the SeqCst fence before it. */                                     \
+  X(kNoSleepFence)                                                                                                   \
+  /* sleep() takes the is_blocked lock after fall_asleep and registering as */                                       \
+  /* sleeping, instead of before (gate 2 moved after gate 4). */                                                     \
+  X(kLateIsBlockedLock)                                                                                              \
+  /* Gate 5 looks at the injector only, not at the thread's broadcast queue */                                       \
+  /* (before be12615, rayon-core 1.10.1). */                                                                         \
+  X(kGate5IgnoresBroadcasts)                                                                                         \
+  /* SpinLatch::cross does not keep the waiter's registry alive across set() */                                      \
+  /* (before cbd484c). */                                                                                            \
+  X(kCrossLatchNoKeepAlive)                                                                                          \
+  /* ScopeLatch::set borrows the waiter's registry across the set instead of */                                      \
+  /* holding a reference: rayon-core 1.10.1's code (rayon #1008, fixed in */                                         \
+  /* rayon-core 1.10.2). */                                                                                          \
+  X(kScopeLatchNoKeepAlive)                                                                                          \
+  /* A worker of another pool entering this one blocks on a LockLatch like an */                                     \
+  /* outside thread, instead of working while it waits (before 36577d6). */                                          \
+  X(kCrossIsCold)                                                                                                    \
+  /* install/in_worker from a worker of the same pool injects and blocks instead */                                  \
+  /* of running directly (before 03e5d2d). */                                                                        \
+  X(kSelfInstallBlocks)                                                                                              \
+  /* SpinLatch::set never wakes an owner that fell asleep on the latch. */                                           \
+  X(kLatchSetNoWake)                                                                                                 \
+  /* terminate() sets the terminate latches without waking sleepers (rayon #200). */                                 \
+  X(kTerminateNoWake)                                                                                                \
+  /* LockLatch::set stores the flag and notifies without holding the mutex (f17d745). */                             \
+  X(kLockLatchSetOutsideMutex)                                                                                       \
+  /* LockLatch::wait checks its flag once (`if`) instead of in a loop (`while`): */                                  \
+  /* a spurious wake-up returns before the latch is set. */                                                          \
+  X(kLockLatchWaitOnce)                                                                                              \
+  /* new_internal_jobs reads the counters instead of making the JEC odd for a */                                     \
+  /* sleepy worker: a push onto a worker's own deque goes unannounced. */                                            \
+  X(kInternalPushNoJec)                                                                                              \
+  /* in_worker_cold reuses its thread-local LockLatch without resetting it. */                                       \
+  X(kColdLatchNoReset)                                                                                               \
+  /* spawn runs its closure without the registry's catch_unwind. */                                                  \
+  X(kSpawnNoCatchUnwind)                                                                                             \
+  /* spawn does not take a terminate count for its job. */                                                           \
+  X(kSpawnNoTerminateCount)                                                                                          \
+  /* JobsEventCounter::is_sleepy masks the parity with 0: always "sleepy" (c3a5304). */                              \
+  X(kIsSleepyAlwaysTrue)                                                                                             \
+  /* The owner's pop skips the SeqCst fence between its store of `back` and its */                                   \
+  /* load of `front` (Lê et al. 2013's take()): under TSO the store waits in the */                                  \
+  /* store buffer, and the owner and a thief can both take the last job. */                                          \
+  X(kDequePopNoFence)                                                                                                \
+  /* The owner's push publishes `back` Relaxed, without the Release fence */                                         \
+  /* between its write of the slot and that store: a thief that sees the new */                                      \
+  /* `back` may read the slot before the job is in it, and the job is lost. */                                       \
+  X(kDequePushRelaxed)                                                                                               \
+  /* Deque::steal issues crossbeam-epoch's pin as x86 builds do (a SeqCst CAS */                                     \
+  /* on the thief's own epoch word, no fence) instead of its portable meaning */                                     \
+  /* (a SeqCst fence). Under the C++ model a SeqCst RMW on a private word orders */                                  \
+  /* nothing else; crossbeam-epoch calls the trick "not clear it is permitted". */                                   \
+  X(kEpochPinX86Cas)
+// clang-format on
 
 struct NoMutants {
   // ---- model knobs (not bugs by themselves) ----
@@ -34,64 +101,13 @@ struct NoMutants {
   // jobs). Models shrink it so that a few jobs cross a block boundary.
   static constexpr std::size_t kInjectorLap = 64;
 
-  // ---- bugs (each false in production) ----
-
-  // sleep() trusts the JEC alone: no final check of the injector (before 1222cbe).
-  static constexpr bool kNoGate5 = false;
-  // new_injected_jobs posts without its SeqCst fence.
-  static constexpr bool kNoInjectFence = false;
-  // sleep() reads the injector at gate 5 without the SeqCst fence before it.
-  static constexpr bool kNoSleepFence = false;
-  // sleep() takes the is_blocked lock after fall_asleep and registering as
-  // sleeping, instead of before (gate 2 moved after gate 4).
-  static constexpr bool kLateIsBlockedLock = false;
-  // Gate 5 looks at the injector only, not at the thread's broadcast queue
-  // (before be12615, rayon-core 1.10.1).
-  static constexpr bool kGate5IgnoresBroadcasts = false;
-  // SpinLatch::cross does not keep the waiter's registry alive across set()
-  // (before cbd484c).
-  static constexpr bool kCrossLatchNoKeepAlive = false;
-  // ScopeLatch::set borrows the waiter's registry across the set instead of
-  // holding a reference: rayon-core 1.10.1's code (rayon #1008, fixed in
-  // rayon-core 1.10.2).
-  static constexpr bool kScopeLatchNoKeepAlive = false;
-  // A worker of another pool entering this one blocks on a LockLatch like an
-  // outside thread, instead of working while it waits (before 36577d6).
-  static constexpr bool kCrossIsCold = false;
-  // install/in_worker from a worker of the same pool injects and blocks instead
-  // of running directly (before 03e5d2d).
-  static constexpr bool kSelfInstallBlocks = false;
-  // SpinLatch::set never wakes an owner that fell asleep on the latch.
-  static constexpr bool kLatchSetNoWake = false;
-  // terminate() sets the terminate latches without waking sleepers (rayon #200).
-  static constexpr bool kTerminateNoWake = false;
-  // LockLatch::set stores the flag and notifies without holding the mutex (f17d745).
-  static constexpr bool kLockLatchSetOutsideMutex = false;
-  // LockLatch::wait checks its flag once (`if`) instead of in a loop (`while`):
-  // a spurious wake-up returns before the latch is set.
-  static constexpr bool kLockLatchWaitOnce = false;
-  // new_internal_jobs reads the counters instead of making the JEC odd for a
-  // sleepy worker: a push onto a worker's own deque goes unannounced.
-  static constexpr bool kInternalPushNoJec = false;
-  // in_worker_cold reuses its thread-local LockLatch without resetting it.
-  static constexpr bool kColdLatchNoReset = false;
-  // spawn runs its closure without the registry's catch_unwind.
-  static constexpr bool kSpawnNoCatchUnwind = false;
-  // spawn does not take a terminate count for its job.
-  static constexpr bool kSpawnNoTerminateCount = false;
-  // JobsEventCounter::is_sleepy masks the parity with 0: always "sleepy" (c3a5304).
-  static constexpr bool kIsSleepyAlwaysTrue = false;
+  // ---- bugs that choose a memory order or the counters' arithmetic (each false ----
+  // in production). They stay compile-time in every build: an order chosen at
+  // run time would be compiled as SeqCst by g++, a stronger order than the one
+  // the mutant or rayon-core wrote.
   // The JEC increment is not masked to its field, so it carries into the next
   // one (908e137 / e768237); only visible with a narrow JEC below the counters.
   static constexpr bool kJecIncrementCarries = false;
-  // The owner's pop skips the SeqCst fence between its store of `back` and its
-  // load of `front` (Lê et al. 2013's take()): under TSO the store waits in the
-  // store buffer, and the owner and a thief can both take the last job.
-  static constexpr bool kDequePopNoFence = false;
-  // The owner's push publishes `back` Relaxed, without the Release fence
-  // between its write of the slot and that store: a thief that sees the new
-  // `back` may read the slot before the job is in it, and the job is lost.
-  static constexpr bool kDequePushRelaxed = false;
   // CoreLatch::probe loads Relaxed instead of Acquire: a waiter that sees its
   // latch set reads the stolen job's result without the setter's writes being
   // visible. x86 and TSO cannot show it (every load is an acquire there).
@@ -108,11 +124,11 @@ struct NoMutants {
   // seeds' proof sketch of the sleep handshake assumes. Alone it is covered by
   // the two SeqCst fences; with either fence removed it shows what they protect.
   static constexpr bool kInjectorAcqRel = false;
-  // Deque::steal issues crossbeam-epoch's pin as x86 builds do (a SeqCst CAS
-  // on the thief's own epoch word, no fence) instead of its portable meaning
-  // (a SeqCst fence). Under the C++ model a SeqCst RMW on a private word orders
-  // nothing else; crossbeam-epoch calls the trick "not clear it is permitted".
-  static constexpr bool kEpochPinX86Cas = false;
+
+  // ---- bugs that choose a branch (WSSTRESS_BRANCH_SWITCHES above, each false) ----
+#define WSSTRESS_BRANCH_SWITCH_OFF(name, ...) static constexpr bool name = false;
+  WSSTRESS_BRANCH_SWITCHES(WSSTRESS_BRANCH_SWITCH_OFF)
+#undef WSSTRESS_BRANCH_SWITCH_OFF
 };
 
 }  // namespace wsstress::pool
@@ -138,9 +154,10 @@ struct NoMutants {
 //              pool's own abort is an Assertion, or a Crash where an engine keeps
 //              only the signal; the last job taken twice is a WrongResult, or a
 //              DataRace where Relacy sees the two takers race on the slot first.
-// stress/CMakeLists.txt generates one translation unit of runners per entry,
-// reading the lines that start `  X(Type, name,`. Adding a mutant is a switch
-// in NoMutants, its `if constexpr` where the bug lived, and one entry here.
+// The engines' runner tables (stress/src/runners.cpp, sim/runners.cpp) run
+// each entry as RuntimeMutants (mutant_list.hpp). Adding a mutant is a switch
+// (an entry of WSSTRESS_BRANCH_SWITCHES, or a NoMutants member when it chooses
+// a memory order), its `if` where the bug lived, and one entry here.
 // clang-format off
 #define WSSTRESS_MUTANTS(X)                                                                                          \
   X(NoGate5, no_gate5, (static constexpr bool kNoGate5 = true;),                                                     \

@@ -595,11 +595,11 @@ auto Registry<P, M>::in_worker(OP&& op) -> ValueOrUnit<std::invoke_result_t<OP, 
   if (worker_thread == nullptr) return in_worker_cold(std::forward<OP>(op));
   if (&worker_thread->registry() != this) {
     // The mutant blocks this worker of another pool like an outside thread.
-    if constexpr (M::kCrossIsCold) return in_worker_cold(std::forward<OP>(op));
+    if (M::kCrossIsCold) return in_worker_cold(std::forward<OP>(op));
     return in_worker_cross(*worker_thread, std::forward<OP>(op));
   }
   // The mutant injects even here, and blocks the only thread that could run it.
-  if constexpr (M::kSelfInstallBlocks) return in_worker_cold(std::forward<OP>(op));
+  if (M::kSelfInstallBlocks) return in_worker_cold(std::forward<OP>(op));
   // Same pool: we are already where op must run.
   return invoke_to_value(std::forward<OP>(op), *worker_thread, false);
 }
@@ -614,7 +614,7 @@ auto Registry<P, M>::in_worker_cold(OP&& op) -> ValueOrUnit<std::invoke_result_t
   StackJob<P, LatchRef<LockLatch<P, M>>, decltype(call), R> job(std::move(call), LatchRef<LockLatch<P, M>>(lock_latch));
   inject(job.as_job_ref());
   // Reset so the same thread-local latch serves this thread's next cold call.
-  if constexpr (M::kColdLatchNoReset) {
+  if (M::kColdLatchNoReset) {
     job.latch.get().wait();
   } else {
     job.latch.get().wait_and_reset();
@@ -708,7 +708,7 @@ class ScopeLatch {
 
   void set() noexcept {
     if (registry_) {
-      if constexpr (M::kScopeLatchNoKeepAlive) {
+      if (M::kScopeLatchNoKeepAlive) {
         set_borrowing_registry();
         return;
       }

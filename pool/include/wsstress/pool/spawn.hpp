@@ -20,7 +20,7 @@ template <class P, class M, class F>
 JobRef spawn_job(F&& func, Registry<P, M>& registry) {
   // Ensure that registry cannot terminate until this job has executed: taken
   // first, as in rayon, and given back by the terminate() in the body.
-  if constexpr (!M::kSpawnNoTerminateCount) registry.increment_terminate_count();
+  if (!M::kSpawnNoTerminateCount) registry.increment_terminate_count();
   // Rust aborts if building the job fails; C++ throws (a copy of func, or the
   // allocation), and then the count goes back so the pool can still terminate.
   struct GiveBack {
@@ -39,12 +39,12 @@ JobRef spawn_job(F&& func, Registry<P, M>& registry) {
       func.reset();
       f();
     };
-    if constexpr (M::kSpawnNoCatchUnwind) {
+    if (M::kSpawnNoCatchUnwind) {
       call();  // mutant: an exception meets this noexcept frame: std::terminate
     } else {
       registry->catch_unwind(call);
     }
-    if constexpr (!M::kSpawnNoTerminateCount) registry->terminate();  // (*) permit the registry to terminate
+    if (!M::kSpawnNoTerminateCount) registry->terminate();  // (*) permit the registry to terminate
   };
   auto job = std::make_unique<HeapJob<P, decltype(body)>>(std::move(body));
   give_back.registry = nullptr;

@@ -2,7 +2,14 @@
 // to run one (model x mutant x search) and get its verdict. The models
 // themselves live in src/, one translation unit per model, each instantiating
 // the pool's own templates over RelacyPlatform for the clean pool and for the
-// mutants it targets.
+// mutants it targets; they are linked into their own program, wsstress-relacy
+// (src/runner_main.cpp), which wsstress runs for every search. So the tool
+// builds, and `wsstress smoke` runs, without compiling a model (issue #19),
+// and a search always runs in a process of its own.
+//
+// Two libraries: wsstress_relacy_client (client.cpp; in wsstress) asks the
+// runner, and wsstress_relacy (table.cpp and the models; in the runner and the
+// model tests) answers.
 #pragma once
 
 #include <cstdint>
@@ -42,8 +49,15 @@ struct ModelInfo {
   SearchSpec ci;                       // the search ctest and `wsstress relacy` run by default
 };
 
+// ---- the client (wsstress_relacy_client) ----
+
+// The models as the runner lists them (`wsstress-relacy list`, asked once per
+// process); empty when the runner cannot be run, and runner_error() says why.
 const std::vector<ModelInfo>& models();
 const ModelInfo* find_model(const std::string& name);
+std::string runner_error();
+// The runner: $WSSTRESS_RELACY_RUNNER, else wsstress-relacy beside this program.
+std::string runner_path();
 
 enum class Outcome { Pass, Fail, Timeout, MemoryLimit, Error };
 const char* to_string(Outcome o);
@@ -59,18 +73,28 @@ struct ModelResult {
   std::string trace;                   // Relacy's history of the failing execution
 };
 
-// Runs one model in a child process (so a search past its time limit is
-// killed, and a Relacy internal abort is reported, not fatal). A bad model or
-// mutant name is refused in one line.
+// Runs one model in the runner, a child process (so a search past its time
+// limit is killed, and a Relacy internal abort is reported, not fatal). A bad
+// model or mutant name is refused in one line.
 Result<ModelResult> run_model(const std::string& model, const std::string& mutant, const SearchSpec& search);
 
-// Internal: the entry of one (model, mutant) instantiation.
+// ---- the runner's answers, as the client reads them ----
+
+// What one search reports.
 struct RawResult {
   bool passed = false;
   std::string relacy_result;
   std::uint64_t executions = 0;
   std::string output;
 };
+std::string encode(const RawResult& r);
+bool decode(const std::string& text, RawResult& r);
+std::string encode(const std::vector<ModelInfo>& models);
+Result<std::vector<ModelInfo>> decode_models(const std::string& text);
+
+// ---- the runner (wsstress_relacy) ----
+
+// The entry of one (model, mutant) instantiation.
 using ModelFn = RawResult (*)(const SearchSpec& search);
 struct ModelEntry {
   const char* model;
@@ -81,7 +105,9 @@ struct ModelEntry {
 };
 // Every (model, mutant) instantiation; each model's translation unit adds its own.
 const std::vector<ModelEntry>& model_table();
-// Runs one entry in this process (the child side of run_model).
+// The models, built in this process from the table (the runner's `list`).
+const std::vector<ModelInfo>& model_infos();
+// Runs one entry in this process (the runner's `run`).
 RawResult run_entry_here(const std::string& model, const std::string& mutant, const SearchSpec& search);
 
 }  // namespace wsstress::relacy

@@ -116,7 +116,7 @@ class Sleep {
   // the one before gate 5 (sleep/README.md §4 says when either matters).
   void new_injected_jobs(std::size_t source_worker_index, std::uint32_t num_jobs,
                          bool queue_was_empty) noexcept {
-    if constexpr (!M::kNoInjectFence) P::fence(std::memory_order_seq_cst);
+    if (!M::kNoInjectFence) P::fence(std::memory_order_seq_cst);
     new_jobs(source_worker_index, num_jobs, queue_was_empty);
   }
 
@@ -124,7 +124,7 @@ class Sleep {
   // misses this job costs a helper, not the job (sleep/README.md §5).
   void new_internal_jobs(std::size_t source_worker_index, std::uint32_t num_jobs,
                          bool queue_was_empty) noexcept {
-    if constexpr (M::kInternalPushNoJec) {
+    if (M::kInternalPushNoJec) {
       // Mutant: the push is not announced to sleepy workers (the JEC keeps its
       // value), so one passes gate 4 and sleeps beside the job.
       const auto counters = counters_.load(std::memory_order_seq_cst);
@@ -172,7 +172,7 @@ class Sleep {
   // rayon's JobsEventCounter::is_sleepy, through the mutant policy (c3a5304
   // masked the parity with 0, so every value looked sleepy).
   static bool jec_is_sleepy(JobsEventCounter jec) noexcept {
-    if constexpr (M::kIsSleepyAlwaysTrue) {
+    if (M::kIsSleepyAlwaysTrue) {
       return (jec.as_u64() & 0) == 0;
     } else {
       return jec.is_sleepy();
@@ -204,7 +204,7 @@ class Sleep {
     WorkerSleepState& sleep_state = worker_sleep_states_[worker_index];
     std::unique_lock<Mutex> is_blocked(sleep_state.mutex, std::defer_lock);
     trace<P>([&] { return ev(EventKind::ThreadSleepGate, worker_index, 2); });
-    if constexpr (!M::kLateIsBlockedLock) is_blocked.lock();
+    if (!M::kLateIsBlockedLock) is_blocked.lock();
 
     // Gate 3: the latch was set after gate 1.
     trace<P>([&] { return ev(EventKind::ThreadSleepGate, worker_index, 3); });
@@ -231,7 +231,7 @@ class Sleep {
     }
 
     trace<P>([&] { return ev(EventKind::ThreadSleeping, worker_index, addr(latch)); });
-    if constexpr (M::kLateIsBlockedLock) {
+    if (M::kLateIsBlockedLock) {
       // The bug: a waker that read the sleeping count (or saw SLEEPING in our
       // latch) before this point finds is_blocked false and leaves.
       is_blocked.lock();
@@ -243,9 +243,9 @@ class Sleep {
     // inject_broadcast bumps no JEC, and its wake-up is only seen through the
     // is_blocked lock we hold.
     trace<P>([&] { return ev(EventKind::ThreadSleepGate, worker_index, 5); });
-    if constexpr (!M::kNoSleepFence) P::fence(std::memory_order_seq_cst);
+    if (!M::kNoSleepFence) P::fence(std::memory_order_seq_cst);
     bool injected = false;
-    if constexpr (!M::kNoGate5) injected = has_injected_jobs();
+    if (!M::kNoGate5) injected = has_injected_jobs();
     if (injected) {
       // Nobody will wake us, so we undo our own registration. The code resets
       // fully here (rounds = 0); the upstream README says "as if the JEC had

@@ -1,0 +1,80 @@
+// What the runner (wsstress-relacy) writes and the client reads: a search's
+// raw result as length-prefixed text, and the model list as JSON. Both sides
+// link this file (wsstress_relacy_client), so the two cannot drift apart.
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "wsstress/relacy/models.hpp"
+
+namespace wsstress::relacy {
+
+// "passed executions result-length result output-length output".
+std::string encode(const RawResult& r) {
+  std::ostringstream o;
+  o << (r.passed ? 1 : 0) << ' ' << r.executions << ' ' << r.relacy_result.size() << ' ' << r.relacy_result << ' '
+    << r.output.size() << ' ' << r.output;
+  return o.str();
+}
+
+bool decode(const std::string& text, RawResult& r) {
+  std::istringstream in(text);
+  int passed = 0;
+  std::size_t n = 0;
+  if (!(in >> passed >> r.executions >> n)) return false;
+  in.get();
+  r.relacy_result.resize(n);
+  if (!in.read(r.relacy_result.data(), static_cast<std::streamsize>(n))) return false;
+  if (!(in >> n)) return false;
+  in.get();
+  r.output.resize(n);
+  if (n > 0 && !in.read(r.output.data(), static_cast<std::streamsize>(n))) return false;
+  r.passed = passed != 0;
+  return true;
+}
+
+std::string encode(const std::vector<ModelInfo>& models) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const ModelInfo& m : models) {
+    nlohmann::json targets = nlohmann::json::array();
+    for (const Target& t : m.targets) targets.push_back({{"mutant", t.mutant}, {"expect_fail", t.expect_fail}, {"note", t.note}});
+    list.push_back({{"name", m.name},
+                    {"claim", m.claim},
+                    {"config", m.config},
+                    {"targets", targets},
+                    {"ci",
+                     {{"search", to_string(m.ci.kind)},
+                      {"bound", m.ci.context_bound},
+                      {"executions", m.ci.iterations},
+                      {"max_seconds", m.ci.max_seconds},
+                      {"max_gib", m.ci.max_gib}}}});
+  }
+  return list.dump();
+}
+
+Result<std::vector<ModelInfo>> decode_models(const std::string& text) {
+  try {
+    std::vector<ModelInfo> out;
+    for (const nlohmann::json& j : nlohmann::json::parse(text)) {
+      ModelInfo m;
+      m.name = j.at("name").get<std::string>();
+      m.claim = j.at("claim").get<std::string>();
+      m.config = j.at("config").get<std::string>();
+      for (const nlohmann::json& t : j.at("targets")) {
+        m.targets.push_back({t.at("mutant").get<std::string>(), t.at("expect_fail").get<bool>(),
+                             t.at("note").get<std::string>()});
+      }
+      const nlohmann::json& ci = j.at("ci");
+      const std::optional<Search> kind = parse_search(ci.at("search").get<std::string>());
+      if (!kind) return fail("model " + m.name + ": unknown search '" + ci.at("search").get<std::string>() + "'");
+      m.ci = {*kind, ci.at("bound").get<unsigned>(), ci.at("executions").get<std::uint64_t>(),
+              ci.at("max_seconds").get<double>(), ci.at("max_gib").get<double>()};
+      out.push_back(std::move(m));
+    }
+    return out;
+  } catch (const nlohmann::json::exception& e) {
+    return fail(std::string("not a model list (") + e.what() + ")");
+  }
+}
+
+}  // namespace wsstress::relacy
