@@ -69,15 +69,16 @@ class CoreLatch {
   // Sets the latch; true if the owner was SLEEPING and must be woken. AcqRel as
   // in 1.10.1: the swap is ordered against the owner's CASes by being an RMW on
   // the same word, so it needs no SeqCst.
+  // (A mutant's order is a branch, so that each call has a constant order.)
   bool set() noexcept {
-    constexpr std::memory_order order = M::kCoreLatchSetSeqCst ? std::memory_order_seq_cst : std::memory_order_acq_rel;
-    return state_.exchange(SET, order) == SLEEPING;
+    if (M::kCoreLatchSetSeqCst) return state_.exchange(SET, std::memory_order_seq_cst) == SLEEPING;
+    return state_.exchange(SET, std::memory_order_acq_rel) == SLEEPING;
   }
 
   // Once true, everything before the set() is visible.
   bool probe() const noexcept {
-    constexpr std::memory_order order = M::kLatchProbeRelaxed ? std::memory_order_relaxed : std::memory_order_acquire;
-    return state_.load(order) == SET;
+    if (M::kLatchProbeRelaxed) return state_.load(std::memory_order_relaxed) == SET;
+    return state_.load(std::memory_order_acquire) == SET;
   }
 
   // For state dumps.
@@ -194,8 +195,9 @@ class CountLatch {
   // registry reference there, only on the last decrement).
   template <class BeforeSet>
   bool set(BeforeSet&& before_set) noexcept {
-    constexpr std::memory_order order = M::kCountLatchSubRelaxed ? std::memory_order_relaxed : std::memory_order_seq_cst;
-    if (counter_.fetch_sub(1, order) == 1) {
+    const std::size_t before = M::kCountLatchSubRelaxed ? counter_.fetch_sub(1, std::memory_order_relaxed)
+                                                        : counter_.fetch_sub(1, std::memory_order_seq_cst);
+    if (before == 1) {
       before_set();
       core_latch_.set();
       return true;
@@ -223,8 +225,9 @@ class CountLockLatch {
   explicit CountLockLatch(std::size_t count) noexcept : counter_(count) {}
   void increment() noexcept { counter_.fetch_add(1, std::memory_order_relaxed); }
   void set() noexcept {
-    constexpr std::memory_order order = M::kCountLatchSubRelaxed ? std::memory_order_relaxed : std::memory_order_seq_cst;
-    if (counter_.fetch_sub(1, order) == 1) lock_latch_.set();
+    const std::size_t before = M::kCountLatchSubRelaxed ? counter_.fetch_sub(1, std::memory_order_relaxed)
+                                                        : counter_.fetch_sub(1, std::memory_order_seq_cst);
+    if (before == 1) lock_latch_.set();
   }
   void wait() { lock_latch_.wait(); }
 

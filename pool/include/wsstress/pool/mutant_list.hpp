@@ -32,30 +32,25 @@ WSSTRESS_MUTANTS(WSSTRESS_DEFINE_POLICY)
 inline constexpr const char* kPolicyNames[] = {WSSTRESS_POLICIES(WSSTRESS_POLICY_NAME)};
 #undef WSSTRESS_POLICY_NAME
 
-// A policy's compile-time part: the model knobs and the switches that choose a
-// memory order or the counters' arithmetic; every branch switch false.
+// A policy's compile-time part: the model knobs and the switches read in
+// constant expressions; every branch switch false.
 template <unsigned JecBits, bool JecBelowCounters, unsigned RoundsUntilSleepy, std::size_t InjectorLap,
-          bool JecIncrementCarries, bool LatchProbeRelaxed, bool CountLatchSubRelaxed, bool CoreLatchSetSeqCst,
-          bool InjectorAcqRel>
+          bool JecIncrementCarries, bool InjectorAcqRel>
 struct StaticPart : NoMutants {
   static constexpr unsigned kJecBits = JecBits;
   static constexpr bool kJecBelowCounters = JecBelowCounters;
   static constexpr unsigned kRoundsUntilSleepy = RoundsUntilSleepy;
   static constexpr std::size_t kInjectorLap = InjectorLap;
   static constexpr bool kJecIncrementCarries = JecIncrementCarries;
-  static constexpr bool kLatchProbeRelaxed = LatchProbeRelaxed;
-  static constexpr bool kCountLatchSubRelaxed = CountLatchSubRelaxed;
-  static constexpr bool kCoreLatchSetSeqCst = CoreLatchSetSeqCst;
   static constexpr bool kInjectorAcqRel = InjectorAcqRel;
 };
 template <class T>
 using StaticPartOf = StaticPart<T::kJecBits, T::kJecBelowCounters, T::kRoundsUntilSleepy, T::kInjectorLap,
-                                T::kJecIncrementCarries, T::kLatchProbeRelaxed, T::kCountLatchSubRelaxed,
-                                T::kCoreLatchSetSeqCst, T::kInjectorAcqRel>;
+                                T::kJecIncrementCarries, T::kInjectorAcqRel>;
 
 // The engines' policy: static part S, and every branch switch a variable the
 // runner sets before a run (select<T>()). The mutants that share S share one
-// instantiation of the pool and of every scenario: 7 instead of 32 per engine.
+// instantiation of the pool and of every scenario: 4 instead of 32 per engine.
 // The switches are plain globals, written only when they change (between
 // campaigns, never while a pool of the previous run is alive) and read by the
 // pool's threads after the thread that started them wrote them.

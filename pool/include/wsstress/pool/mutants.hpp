@@ -16,7 +16,9 @@
 namespace wsstress::pool {
 
 // The bug switches the pool reads as a branch, `if (M::kNoGate5)`: one entry per
-// switch, with what it does. NoMutants declares each false (production: the
+// switch, with what it does. A switch that changes a memory order is a branch
+// too, between two calls that each name a constant order (a run-time order
+// would be compiled as SeqCst by g++, stronger than the mutant's or rayon-core's). NoMutants declares each false (production: the
 // optimizer removes the branch); the engines read them at run time
 // (RuntimeMutants in mutant_list.hpp), so one instantiation of the pool serves
 // every mutant that differs from the clean pool in branches only.
@@ -79,7 +81,18 @@ namespace wsstress::pool {
   /* on the thief's own epoch word, no fence) instead of its portable meaning */                                     \
   /* (a SeqCst fence). Under the C++ model a SeqCst RMW on a private word orders */                                  \
   /* nothing else; crossbeam-epoch calls the trick "not clear it is permitted". */                                   \
-  X(kEpochPinX86Cas)
+  X(kEpochPinX86Cas)                                                                                                 \
+  /* CoreLatch::probe loads Relaxed instead of Acquire: a waiter that sees its */                                    \
+  /* latch set reads the stolen job's result without the setter's writes being */                                    \
+  /* visible. x86 and TSO cannot show it (every load is an acquire there). */                                        \
+  X(kLatchProbeRelaxed)                                                                                              \
+  /* CountLatch::set and CountLockLatch::set decrement Relaxed instead of */                                         \
+  /* SeqCst: a scope job that is not the last to finish publishes nothing to */                                      \
+  /* the scope's owner. */                                                                                           \
+  X(kCountLatchSubRelaxed)                                                                                           \
+  /* CoreLatch::set uses SeqCst instead of AcqRel (6b1367f, 2026: judged an */                                       \
+  /* oversight, never shown to fail). A negative control: expected harmless. */                                      \
+  X(kCoreLatchSetSeqCst)
 // clang-format on
 
 struct NoMutants {
@@ -101,24 +114,12 @@ struct NoMutants {
   // jobs). Models shrink it so that a few jobs cross a block boundary.
   static constexpr std::size_t kInjectorLap = 64;
 
-  // ---- bugs that choose a memory order or the counters' arithmetic (each false ----
-  // in production). They stay compile-time in every build: an order chosen at
-  // run time would be compiled as SeqCst by g++, a stronger order than the one
-  // the mutant or rayon-core wrote.
+  // ---- bugs read in constant expressions (each false in production) ----
+  // They stay compile-time in every build: the counters' arithmetic is
+  // constexpr, and the Injector's orders are constants used at four places.
   // The JEC increment is not masked to its field, so it carries into the next
   // one (908e137 / e768237); only visible with a narrow JEC below the counters.
   static constexpr bool kJecIncrementCarries = false;
-  // CoreLatch::probe loads Relaxed instead of Acquire: a waiter that sees its
-  // latch set reads the stolen job's result without the setter's writes being
-  // visible. x86 and TSO cannot show it (every load is an acquire there).
-  static constexpr bool kLatchProbeRelaxed = false;
-  // CountLatch::set and CountLockLatch::set decrement Relaxed instead of
-  // SeqCst: a scope job that is not the last to finish publishes nothing to
-  // the scope's owner.
-  static constexpr bool kCountLatchSubRelaxed = false;
-  // CoreLatch::set uses SeqCst instead of AcqRel (6b1367f, 2026: judged an
-  // oversight, never shown to fail). A negative control: expected harmless.
-  static constexpr bool kCoreLatchSetSeqCst = false;
   // The Injector's SeqCst operations (push's tail CAS, steal's head CAS,
   // is_empty's loads) weakened to Release / AcqRel / Acquire: the orders the
   // seeds' proof sketch of the sleep handshake assumes. Alone it is covered by
