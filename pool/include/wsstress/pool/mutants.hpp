@@ -16,12 +16,13 @@
 namespace wsstress::pool {
 
 // The bug switches the pool reads as a branch, `if (M::kNoGate5)`: one entry per
-// switch, with what it does. A switch that changes a memory order is a branch
-// too, between two calls that each name a constant order (a run-time order
-// would be compiled as SeqCst by g++, stronger than the mutant's or rayon-core's). NoMutants declares each false (production: the
+// switch, with what it does. NoMutants declares each false (production: the
 // optimizer removes the branch); the engines read them at run time
 // (RuntimeMutants in mutant_list.hpp), so one instantiation of the pool serves
-// every mutant that differs from the clean pool in branches only.
+// every mutant that differs from the clean pool in branches only. A switch that
+// changes a memory order is a branch too, between two calls that each name a
+// constant order: a run-time order would be compiled as SeqCst by g++,
+// stronger than the mutant's or rayon-core's.
 // clang-format off
 #define WSSTRESS_BRANCH_SWITCHES(X)                                                                                  \
   /* sleep() trusts the JEC alone: no final check of the injector (before 1222cbe). */                               \
