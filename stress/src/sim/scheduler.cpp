@@ -3,6 +3,7 @@
 #include "scheduler.hpp"
 
 #include <boost/context/stack_context.hpp>
+#include <algorithm>
 #include <atomic>
 
 #include <cstdlib>
@@ -98,11 +99,19 @@ SimResult Scheduler::run(const std::function<Verdict()>& body) {
   return r;
 }
 
+namespace {
+// A file under /usr/ (the standard library's headers): strncmp inline, as
+// this runs at every scheduling point; it stops at the first difference.
+bool in_system_header(const char* f) noexcept {
+  return f[0] == '/' && f[1] == 'u' && f[2] == 's' && f[3] == 'r' && f[4] == '/';
+}
+}  // namespace
+
 void Scheduler::point(Op op, const void* addr, SrcLoc loc) {
   Fiber* f = current_;
   if (f == nullptr) return;  // the scheduler itself (a state dump) is not a fiber
   f->loc = loc;
-  if (std::strncmp(loc.file, "/usr/", 5) != 0) f->pool_loc = loc;
+  if (!in_system_header(loc.file)) f->pool_loc = loc;
   f->last_op = op;
   record(f->id, op, loc, reinterpret_cast<std::uintptr_t>(addr));
   to_scheduler();
@@ -165,6 +174,7 @@ Fiber* Scheduler::spawn_fiber(std::string name, std::function<void()> body) {
     return std::move(sink_);
   });
   fibers_.push_back(std::move(f));
+  live_.push_back(raw);
   return raw;
 }
 
@@ -177,6 +187,7 @@ void Scheduler::finish(Fiber* f) {
     f->slot = nullptr;
   }
   f->state = FiberState::Done;
+  live_.erase(std::find(live_.begin(), live_.end(), f));
   wake_all(FiberState::BlockedJoin, f);
 }
 
@@ -213,20 +224,20 @@ void Scheduler::resume(Fiber* f) {
 
 // ---- the choice of what runs next ----
 
-std::vector<Action> Scheduler::enabled() {
-  std::vector<Action> out;
-  for (auto& f : fibers_) {
-    if (f->state == FiberState::Sleeping && f->wake_at <= vtime_) make_runnable(f.get());
-    if (f->state == FiberState::Runnable) out.push_back({f->id, Action::Run});
+const std::vector<Action>& Scheduler::enabled() {
+  runnable_.clear();
+  for (Fiber* f : live_) {
+    if (f->state == FiberState::Sleeping && f->wake_at <= vtime_) make_runnable(f);
+    if (f->state == FiberState::Runnable) runnable_.push_back({f->id, Action::Run});
   }
-  return out;
+  return runnable_;
 }
 
 // Nothing can run: moves virtual time to the earliest sleeper's wake-up.
 // False if no fiber sleeps (every fiber has finished, or the run is stuck).
 bool Scheduler::advance_time() {
   std::uint64_t earliest = UINT64_MAX;
-  for (auto& f : fibers_) {
+  for (Fiber* f : live_) {
     if (f->state == FiberState::Sleeping) earliest = std::min(earliest, f->wake_at);
   }
   if (earliest == UINT64_MAX) return false;
@@ -236,7 +247,7 @@ bool Scheduler::advance_time() {
 
 void Scheduler::loop() {
   while (!failure_) {
-    const std::vector<Action> runnable = enabled();
+    const std::vector<Action>& runnable = enabled();
     if (runnable.empty()) {
       if (advance_time()) continue;
       const int alive = unfinished();
@@ -246,7 +257,7 @@ void Scheduler::loop() {
                    state_dump()});
       return;
     }
-    const ReadyView view{runnable, fibers_, schedule_.size(), steps_, last_run_, tso()};
+    const ReadyView view{runnable, fibers_, live_, schedule_.size(), steps_, last_run_, tso()};
     strategy_->observe(view);
     const std::optional<Action> a = strategy_->choose(view);
     if (!a) {

@@ -6,7 +6,7 @@ namespace wsstress::sim {
 
 std::vector<std::uint32_t> ReadyView::with_stores() const {
   std::vector<std::uint32_t> out;
-  for (const auto& f : fibers) {
+  for (const Fiber* f : live) {
     if (!f->buffer.empty()) out.push_back(f->id);
   }
   return out;
@@ -14,7 +14,7 @@ std::vector<std::uint32_t> ReadyView::with_stores() const {
 
 std::vector<std::uint32_t> ReadyView::cond_waiters() const {
   std::vector<std::uint32_t> out;
-  for (const auto& f : fibers) {
+  for (const Fiber* f : live) {
     if (f->state == FiberState::BlockedCond) out.push_back(f->id);
   }
   return out;
@@ -39,14 +39,35 @@ Action ReadyView::keep_running() const {
   return runnable.front();
 }
 
+namespace {
+
+// One of the fibers `pick` accepts, in id order, drawn from `rng` (no draw
+// when there is none): what picking from with_stores() or cond_waiters()
+// would draw, without building the list at every decision.
+template <class Pick>
+std::optional<std::uint32_t> draw_fiber(const ReadyView& view, SplitMix64& rng, Pick pick) {
+  std::uint64_t n = 0;
+  for (const Fiber* f : view.live) n += pick(*f) ? 1 : 0;
+  if (n == 0) return std::nullopt;
+  std::uint64_t k = rng.next() % n;
+  for (const Fiber* f : view.live) {
+    if (pick(*f) && k-- == 0) return f->id;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<Action> flush_or_spurious(const ReadyView& view, const SimConfig& config, SplitMix64& rng) {
   if (view.tso && rng.next() % 100 < config.flush_percent) {
-    const std::vector<std::uint32_t> stores = view.with_stores();
-    if (!stores.empty()) return Action{stores[rng.next() % stores.size()], Action::Flush};
+    if (auto f = draw_fiber(view, rng, [](const Fiber& x) { return !x.buffer.empty(); })) {
+      return Action{*f, Action::Flush};
+    }
   }
   if (config.spurious_wakeup_per_mille > 0 && rng.next() % 1000 < config.spurious_wakeup_per_mille) {
-    const std::vector<std::uint32_t> waiting = view.cond_waiters();
-    if (!waiting.empty()) return Action{waiting[rng.next() % waiting.size()], Action::Spurious};
+    if (auto f = draw_fiber(view, rng, [](const Fiber& x) { return x.state == FiberState::BlockedCond; })) {
+      return Action{*f, Action::Spurious};
+    }
   }
   return std::nullopt;
 }

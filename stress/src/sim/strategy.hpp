@@ -31,7 +31,8 @@ struct Action {
 // What a strategy may see at one decision.
 struct ReadyView {
   const std::vector<Action>& runnable;  // one Run action per runnable fiber, in id order; never empty
-  const std::vector<std::unique_ptr<Fiber>>& fibers;
+  const std::vector<std::unique_ptr<Fiber>>& fibers;  // by id
+  const std::vector<Fiber*>& live;  // the unfinished ones, in id order
   std::size_t decision;  // how many decisions came before this one
   std::uint64_t steps;   // how many times a fiber has run
   std::uint32_t last_run;  // the fiber of the last Run action

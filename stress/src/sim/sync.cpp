@@ -70,12 +70,12 @@ void Scheduler::cond_notify(SimCondVar* cv, bool all, SrcLoc loc) {
   point(Op::Notify, cv, loc);
   still_alive(cv->live, cv, Op::Notify, loc);
   Fiber* first = nullptr;
-  for (auto& f : fibers_) {
+  for (Fiber* f : live_) {
     if (f->state != FiberState::BlockedCond || f->wait_on != cv) continue;
     if (all) {
-      make_runnable(f.get());
+      make_runnable(f);
     } else if (first == nullptr || f->wait_seq < first->wait_seq) {
-      first = f.get();
+      first = f;
     }
   }
   if (first) make_runnable(first);
@@ -135,8 +135,8 @@ void Scheduler::make_runnable(Fiber* f) {
 }
 
 void Scheduler::wake_all(FiberState s, const void* on) {
-  for (auto& f : fibers_) {
-    if (f->state == s && f->wait_on == on) make_runnable(f.get());
+  for (Fiber* f : live_) {
+    if (f->state == s && f->wait_on == on) make_runnable(f);
   }
 }
 

@@ -31,8 +31,8 @@ class SleepFirst final : public Strategy {
 
   // Every live worker has announced itself sleepy or gone further.
   static bool all_workers_quiet(const ReadyView& view) {
-    for (const auto& f : view.fibers) {
-      if (f->slot == nullptr || f->state == FiberState::Done) continue;
+    for (const Fiber* f : view.live) {
+      if (f->slot == nullptr) continue;
       const stress::Phase p = f->slot->phase.load(std::memory_order_relaxed);
       if (p == stress::Phase::Active || p == stress::Phase::Idle) return false;
     }
