@@ -24,6 +24,9 @@ const char* to_string(FiberState s) noexcept;
 struct Fiber {
   std::uint32_t id = 0;
   std::string name;
+  // The body returned (the stack holds only the entry frames). Declared
+  // before ctx, so it is still alive while ctx's destructor frees the stack.
+  bool returned = false;
   boost::context::fiber ctx;
   FiberState state = FiberState::Runnable;
   const void* wait_on = nullptr;
