@@ -12,10 +12,9 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <sstream>
 
+#include "wsstress/companion.hpp"
 #include "wsstress/relacy/models.hpp"
 #include "wsstress/relacy/stop.hpp"
 
@@ -48,14 +47,7 @@ const char* to_string(Outcome o) {
   return "?";
 }
 
-std::string runner_path() {
-  if (const char* env = std::getenv("WSSTRESS_RELACY_RUNNER"); env != nullptr && *env != '\0') return env;
-  char self[4096];
-  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n <= 0) return "wsstress-relacy";
-  const std::string dir(self, static_cast<std::size_t>(n));
-  return dir.substr(0, dir.rfind('/') + 1) + "wsstress-relacy";
-}
+std::string runner_path() { return companion_program("wsstress-relacy", "WSSTRESS_RELACY_RUNNER"); }
 
 namespace {
 

@@ -21,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "wsstress/companion.hpp"
 #include "wsstress/stress/campaign.hpp"
 #include "wsstress/stress/matrix.hpp"
 
@@ -33,15 +34,6 @@ namespace {
 constexpr int kTsanExit = 66;
 // TSan slows the pool 5-15x: a hang must last this many times longer.
 constexpr double kHangFactor = 5;
-
-std::string runner_path() {
-  if (const char* env = std::getenv("WSSTRESS_TSAN_RUNNER"); env != nullptr && *env != '\0') return env;
-  char self[4096];
-  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n <= 0) return "wsstress-tsan";
-  std::string dir(self, static_cast<std::size_t>(n));
-  return dir.substr(0, dir.rfind('/') + 1) + "wsstress-tsan";
-}
 
 std::string arg(double v) {
   char b[32];
@@ -195,7 +187,7 @@ EngineResult caught(std::string outcome, std::string message, const RunnerOutput
 }
 
 EngineResult tsan_engine(const MatrixSpec& spec, const MutantInfo& m, const std::string& dir, const Deliver&) {
-  const std::string runner = runner_path();
+  const std::string runner = companion_program("wsstress-tsan", "WSSTRESS_TSAN_RUNNER");
   if (access(runner.c_str(), X_OK) != 0) {
     return engine_error(3, "no ThreadSanitizer runner at " + runner +
                                " (build the target wsstress-tsan, or point WSSTRESS_TSAN_RUNNER at one)");
