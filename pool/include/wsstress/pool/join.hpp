@@ -43,6 +43,16 @@ decltype(auto) call_join_half(F&& f, bool migrated) {
   }
 }
 
+// A threw: wait for B, which may borrow from join's frame, then rethrow A's
+// exception. Cold, as rayon's join_recover_from_panic: out of join's frame.
+template <class P, class M>
+[[noreturn, gnu::cold, gnu::noinline]] void join_recover_from_panic(WorkerThread<P, M>& worker_thread,
+                                                                    SpinLatch<P, M>& job_b_latch,
+                                                                    std::exception_ptr error_a) {
+  worker_thread.wait_until(job_b_latch);
+  std::rethrow_exception(std::move(error_a));
+}
+
 // join and join_context share this body. join calls the user's closures
 // directly instead of through FnContext-taking wrappers: one less closure
 // object to build and one less pointer to follow per half on the fast path.
@@ -74,8 +84,7 @@ auto join_impl(A&& oper_a, B&& oper_b)
       } catch (...) {
         error_a = std::current_exception();
       }
-      worker_thread.wait_until(job_b.latch);
-      std::rethrow_exception(error_a);
+      join_recover_from_panic(worker_thread, job_b.latch, std::move(error_a));
     }();
 
     // Pop our deque down to B. Jobs above it (pushed by A and not yet run) run

@@ -180,7 +180,7 @@ class WorkerThread {
     return Event{kind, registry_.get(), static_cast<std::uint32_t>(index_), a, b};
   }
 
-  void wait_until_cold(CoreLatch<P, M>& latch) noexcept;
+  [[gnu::cold, gnu::noinline]] void wait_until_cold(CoreLatch<P, M>& latch) noexcept;
   JobRef steal() noexcept;
 
   Deque<P, M>& worker_;
@@ -225,10 +225,11 @@ class Registry {
 
   template <class OP>
   auto in_worker(OP&& op) -> ValueOrUnit<std::invoke_result_t<OP, Worker&, bool>>;
+  // Cold, as in rayon (#[cold]): kept out of the callers' fast path and frame.
   template <class OP>
-  auto in_worker_cold(OP&& op) -> ValueOrUnit<std::invoke_result_t<OP, Worker&, bool>>;
+  [[gnu::cold, gnu::noinline]] auto in_worker_cold(OP&& op) -> ValueOrUnit<std::invoke_result_t<OP, Worker&, bool>>;
   template <class OP>
-  auto in_worker_cross(Worker& current_thread, OP&& op)
+  [[gnu::cold, gnu::noinline]] auto in_worker_cross(Worker& current_thread, OP&& op)
       -> ValueOrUnit<std::invoke_result_t<OP, Worker&, bool>>;
 
   // Pushes on the calling worker's deque if it belongs here, else injects.
@@ -363,8 +364,11 @@ class Registry {
 
   void main_loop(std::size_t index);
 
-  RefCount<P> refs_;
-  const std::size_t n_threads_;
+  // The count has a cache line of its own, as an Arc's counts sit apart from
+  // the 128-aligned Registry in rayon: a cross-pool SpinLatch::set takes and
+  // drops a reference while the waiting pool's workers read the fields below.
+  alignas(128) RefCount<P> refs_;
+  alignas(128) const std::size_t n_threads_;
   std::unique_ptr<ThreadInfo[]> thread_infos_;
   std::vector<std::unique_ptr<Deque<P, M>>> deques_;
   // Pushed by any thread under broadcasts_mutex_, stolen by their worker.
