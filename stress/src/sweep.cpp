@@ -47,7 +47,7 @@ SweepOutcome sweep(const SweepPlan& plan, const std::function<bool(std::uint64_t
 namespace {
 std::atomic<int> g_stop_signal{0};
 constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
-struct sigaction g_previous[3];
+struct sigaction g_previous_stop[3];
 volatile sig_atomic_t g_installed[3];
 
 // Async-signal-safe: an atomic store and signal(). The first signal is kept;
@@ -68,15 +68,15 @@ StopSignals::StopSignals() {
   sa.sa_flags = SA_RESTART;  // blocking calls go on; the sweep looks between seeds
   sigemptyset(&sa.sa_mask);
   for (int i = 0; i < 3; ++i) {
-    sigaction(kStopSignals[i], nullptr, &g_previous[i]);
+    sigaction(kStopSignals[i], nullptr, &g_previous_stop[i]);
     // An ignored signal stays ignored (nohup, a script's background job).
-    g_installed[i] = g_previous[i].sa_handler != SIG_IGN;
+    g_installed[i] = g_previous_stop[i].sa_handler != SIG_IGN;
     if (g_installed[i]) sigaction(kStopSignals[i], &sa, nullptr);
   }
 }
 
 StopSignals::~StopSignals() {
-  for (int i = 0; i < 3; ++i) sigaction(kStopSignals[i], &g_previous[i], nullptr);
+  for (int i = 0; i < 3; ++i) sigaction(kStopSignals[i], &g_previous_stop[i], nullptr);
 }
 
 int StopSignals::requested() noexcept { return g_stop_signal.load(std::memory_order_relaxed); }
