@@ -7,6 +7,8 @@
 // scenario check ends the run with the reproducer, which replays exactly.
 // WSSTRESS_FUZZ_MUTANT (default none) puts a historical bug back;
 // WSSTRESS_FUZZ_SCENARIO pins the scenario (byte 0 then picks nothing).
+// A program whose work is too large for this target (schedule_input_is_too_long)
+// is skipped: its run would take tens of thousands of points.
 //
 // Feedback beyond the code's edges (issue #18, point 7; after "Greybox
 // Fuzzing for Concurrency Testing", ASPLOS 2024): libFuzzer's extra counters
@@ -78,6 +80,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace wsstress;
   const sim::ScheduleInput in = sim::decode_schedule_input(data, size, g_mutant, g_scenario);
+  if (sim::schedule_input_is_too_long(in)) return -1;  // not run, not kept in the corpus
   g_last_fiber = ~0u;
   const sim::SimResult r = g_run(in.spec, in.config);
   if (r.verdict.kind == stress::VerdictKind::Pass) return 0;

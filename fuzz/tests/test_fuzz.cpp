@@ -209,6 +209,27 @@ TEST(ScheduleInput, PctChangePointsAreInputBytes) {
   EXPECT_NE(run(inc.spec, inc.config).trace_hash, ra.trace_hash);
 }
 
+TEST(ScheduleInput, ProgramsTooLargeForTheScheduleTargetAreSkipped) {
+  // The header, then L = 10 program bytes: 3 workers, install, then 0xa6
+  // nests broadcasts down to the depth limit; the leaf runs 3^6 times a caller.
+  const std::vector<std::uint8_t> big = {0x07, 0x03, 0x65, 0x64, 0x90, 0x23, 0x1d, 0x33, 0x52, 0x02, 10,
+                                         0x9c, 0xd1, 0x51, 0xa6, 0xa6, 0xa6, 0xa6, 0xa6, 0xa6, 0xa6};
+  const auto in = sim::decode_schedule_input(big.data(), big.size(), "none");
+  ASSERT_EQ(in.spec.scenario, "program");
+  ByteSource src(reinterpret_cast<const std::uint8_t*>(in.spec.input.data()), in.spec.input.size());
+  const auto e = Program::decode(src).expected();
+  std::uint64_t executions = 0;
+  for (auto r : e.runs) executions += r;
+  EXPECT_GT(executions, sim::kMaxProgramExecutions);
+  EXPECT_TRUE(sim::schedule_input_is_too_long(in));
+  // A small program, and any other scenario, run.
+  const std::vector<std::uint8_t> small = {7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 1, 2, 3, 9};
+  EXPECT_FALSE(sim::schedule_input_is_too_long(sim::decode_schedule_input(small.data(), small.size(), "none")));
+  std::vector<std::uint8_t> cross = big;
+  cross[0] = 2;
+  EXPECT_FALSE(sim::schedule_input_is_too_long(sim::decode_schedule_input(cross.data(), cross.size(), "none")));
+}
+
 TEST(ScheduleInput, ProgramInputsSurviveTheReproducerFile) {
   const std::vector<std::uint8_t> b = {1, 0, 0, 0, 0, 5, 1, 0, 1, 0, 0xff, 0x00};
   bool found = true;

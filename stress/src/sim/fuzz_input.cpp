@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "strategy.hpp"
+#include "wsstress/stress/program.hpp"
 #include "wsstress/stress/scenarios.hpp"
 
 namespace wsstress::sim {
@@ -54,6 +55,15 @@ ScheduleInput decode_schedule_input(const std::uint8_t* data, std::size_t size, 
   // that does not is a livelock (or a lost wake-up among polling fibers).
   in.config.step_budget = 2'000'000;
   return in;
+}
+
+bool schedule_input_is_too_long(const ScheduleInput& in) {
+  if (in.spec.scenario != "program") return false;
+  stress::ByteSource src(reinterpret_cast<const std::uint8_t*>(in.spec.input.data()), in.spec.input.size());
+  const stress::Program::Expected e = stress::Program::decode(src).expected();
+  std::uint64_t executions = 0;
+  for (const std::uint64_t r : e.runs) executions += r;
+  return executions > kMaxProgramExecutions;
 }
 
 Repro schedule_repro(const ScheduleInput& in, const SimResult& r) {

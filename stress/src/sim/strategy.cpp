@@ -4,20 +4,57 @@
 
 namespace wsstress::sim {
 
+namespace {
+
+// How many live fibers `pick` accepts.
+template <class Pick>
+std::uint64_t count_fibers(const ReadyView& view, Pick pick) {
+  std::uint64_t n = 0;
+  for (const Fiber* f : view.live) n += pick(*f) ? 1 : 0;
+  return n;
+}
+
+// The k-th (from 0) live fiber that `pick` accepts, in id order; k must be
+// below count_fibers().
+template <class Pick>
+std::uint32_t nth_fiber(const ReadyView& view, std::uint64_t k, Pick pick) {
+  for (const Fiber* f : view.live) {
+    if (pick(*f) && k-- == 0) return f->id;
+  }
+  return view.live.back()->id;  // not reached
+}
+
+bool has_stores(const Fiber& f) { return !f.buffer.empty(); }
+bool waits_on_cond(const Fiber& f) { return f.state == FiberState::BlockedCond; }
+
+// One of the fibers `pick` accepts, drawn from `rng` (no draw when there is
+// none): what picking from with_stores() would draw, without the list.
+template <class Pick>
+std::optional<std::uint32_t> draw_fiber(const ReadyView& view, SplitMix64& rng, Pick pick) {
+  const std::uint64_t n = count_fibers(view, pick);
+  if (n == 0) return std::nullopt;
+  return nth_fiber(view, rng.next() % n, pick);
+}
+
+}  // namespace
+
 std::vector<std::uint32_t> ReadyView::with_stores() const {
   std::vector<std::uint32_t> out;
   for (const Fiber* f : live) {
-    if (!f->buffer.empty()) out.push_back(f->id);
+    if (has_stores(*f)) out.push_back(f->id);
   }
   return out;
 }
 
-std::vector<std::uint32_t> ReadyView::cond_waiters() const {
-  std::vector<std::uint32_t> out;
-  for (const Fiber* f : live) {
-    if (f->state == FiberState::BlockedCond) out.push_back(f->id);
-  }
-  return out;
+std::optional<std::uint32_t> ReadyView::nth_with_stores(std::uint64_t k) const {
+  const std::uint64_t n = count_fibers(*this, has_stores);
+  if (n == 0) return std::nullopt;
+  return nth_fiber(*this, k % n, has_stores);
+}
+
+std::optional<std::uint32_t> ReadyView::first_cond_waiter() const {
+  if (count_fibers(*this, waits_on_cond) == 0) return std::nullopt;
+  return nth_fiber(*this, 0, waits_on_cond);
 }
 
 bool ReadyView::can(const Action& a) const {
@@ -39,33 +76,15 @@ Action ReadyView::keep_running() const {
   return runnable.front();
 }
 
-namespace {
-
-// One of the fibers `pick` accepts, in id order, drawn from `rng` (no draw
-// when there is none): what picking from with_stores() or cond_waiters()
-// would draw, without building the list at every decision.
-template <class Pick>
-std::optional<std::uint32_t> draw_fiber(const ReadyView& view, SplitMix64& rng, Pick pick) {
-  std::uint64_t n = 0;
-  for (const Fiber* f : view.live) n += pick(*f) ? 1 : 0;
-  if (n == 0) return std::nullopt;
-  std::uint64_t k = rng.next() % n;
-  for (const Fiber* f : view.live) {
-    if (pick(*f) && k-- == 0) return f->id;
-  }
-  return std::nullopt;
-}
-
-}  // namespace
 
 std::optional<Action> flush_or_spurious(const ReadyView& view, const SimConfig& config, SplitMix64& rng) {
   if (view.tso && rng.next() % 100 < config.flush_percent) {
-    if (auto f = draw_fiber(view, rng, [](const Fiber& x) { return !x.buffer.empty(); })) {
+    if (auto f = draw_fiber(view, rng, has_stores)) {
       return Action{*f, Action::Flush};
     }
   }
   if (config.spurious_wakeup_per_mille > 0 && rng.next() % 1000 < config.spurious_wakeup_per_mille) {
-    if (auto f = draw_fiber(view, rng, [](const Fiber& x) { return x.state == FiberState::BlockedCond; })) {
+    if (auto f = draw_fiber(view, rng, waits_on_cond)) {
       return Action{*f, Action::Spurious};
     }
   }

@@ -40,8 +40,11 @@ struct ReadyView {
 
   // Fibers whose store buffer holds a store (TSO), in id order.
   std::vector<std::uint32_t> with_stores() const;
-  // Fibers waiting on a condvar, in id order.
-  std::vector<std::uint32_t> cond_waiters() const;
+  // with_stores()[k % its size], or none when it is empty, without building
+  // the list: the fuzz strategy asks at every decision.
+  std::optional<std::uint32_t> nth_with_stores(std::uint64_t k) const;
+  // The first fiber waiting on a condvar, in id order, or none.
+  std::optional<std::uint32_t> first_cond_waiter() const;
   // Whether `a` can be taken here (a replayed decision must be).
   bool can(const Action& a) const;
   // The non-preemptive choice: the last fiber again if it can run, else the

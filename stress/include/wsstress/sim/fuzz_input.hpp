@@ -42,6 +42,17 @@ const std::vector<std::string>& schedule_fuzz_scenarios();
 ScheduleInput decode_schedule_input(const std::uint8_t* data, std::size_t size, const std::string& mutant,
                                     const std::string& scenario = "");
 
+// Whether schedule_fuzzer skips the input (libFuzzer's -1, "not for the
+// corpus") rather than run it: a program whose sequential run executes more
+// than kMaxProgramExecutions leaves and throws, all callers. Broadcasts nested
+// in broadcasts multiply a program's work by the threads at each level (a leaf
+// under six runs 729 times), the fuzzer drifted to such inputs for their
+// event-pair counts, and their runs took ~77 000 scheduling points against
+// ~2 000 for the other scenarios (issue #19 point 2). Larger programs remain
+// program_fuzzer's and `wsstress sim --scenario program`'s.
+inline constexpr std::uint64_t kMaxProgramExecutions = 64;
+bool schedule_input_is_too_long(const ScheduleInput& in);
+
 // The reproducer of a schedule input's run (exact: it records every decision).
 Repro schedule_repro(const ScheduleInput& in, const SimResult& r);
 

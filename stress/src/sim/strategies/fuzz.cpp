@@ -44,12 +44,10 @@ class Fuzz final : public Strategy {
   std::optional<Action> choose_byte(const ReadyView& view) {
     const std::uint32_t b = at_ < bytes_.size() ? bytes_[at_++] : static_cast<std::uint32_t>(rng_.next() & 0xff);
     if (view.tso && b >= 0xC0) {
-      const std::vector<std::uint32_t> stores = view.with_stores();
-      if (!stores.empty()) return Action{stores[b % stores.size()], Action::Flush};
+      if (const auto f = view.nth_with_stores(b)) return Action{*f, Action::Flush};
     }
     if (b == 0xBF) {
-      const std::vector<std::uint32_t> waiting = view.cond_waiters();
-      if (!waiting.empty()) return Action{waiting.front(), Action::Spurious};
+      if (const auto f = view.first_cond_waiter()) return Action{*f, Action::Spurious};
     }
     return view.runnable[b % view.runnable.size()];
   }
