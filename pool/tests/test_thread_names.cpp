@@ -4,6 +4,7 @@
 
 #include <pthread.h>
 
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <thread>
@@ -47,6 +48,31 @@ TEST(ThreadNames, ProductionApiAndBuildScopedWorkersToo) {
   ASSERT_EQ(names.size(), 2u);
   EXPECT_EQ(names[0], long_name(0));
   EXPECT_EQ(names[1], long_name(1));
+}
+
+std::size_t own_stack_size() {
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) != 0) return 0;
+  void* addr = nullptr;
+  std::size_t size = 0;
+  pthread_attr_getstack(&attr, &addr, &size);
+  pthread_attr_destroy(&attr);
+  return size;
+}
+
+// Without stack_size a worker gets what Rust's std::thread gives rayon-core's
+// (RUST_MIN_STACK, else 2 MiB), not the OS default (8 MiB under the usual ulimit).
+TEST(ThreadStacks, AWorkerGetsRustsDefaultStackUnlessTheBuilderSetsOne) {
+  const std::size_t rust_default = StdPlatform::rust_min_stack();
+  EXPECT_EQ(std::getenv("RUST_MIN_STACK") == nullptr ? std::size_t{2} << 20 : rust_default, rust_default);
+  Pool pool(Builder().num_threads(1));
+  const std::size_t got = pool.install([] { return own_stack_size(); });
+  EXPECT_GE(got + 64 * 1024, rust_default);
+  EXPECT_LE(got, rust_default + 64 * 1024);
+  Builder b;
+  b.num_threads(1).stack_size(std::size_t{6} << 20);
+  Pool big(std::move(b));
+  EXPECT_GE(big.install([] { return own_stack_size(); }) + 64 * 1024, std::size_t{6} << 20);
 }
 
 TEST(ThreadNames, AnUnnamedThreadHasNoName) {

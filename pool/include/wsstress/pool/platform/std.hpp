@@ -26,6 +26,7 @@
 #include <system_error>
 #include <thread>
 
+#include "wsstress/pool/parse_usize.hpp"
 #include "wsstress/pool/platform/concept.hpp"
 #include "wsstress/pool/platform/num_cpus.hpp"
 #include "wsstress/pool/platform/splitmix64.hpp"
@@ -106,6 +107,19 @@ struct StdPlatform {
     return start_pthread(options, std::forward<F>(body), handle);
   }
 
+  // std::thread's stack size when none is asked for (library/std/src/thread:
+  // min_stack): RUST_MIN_STACK if it parses as a usize, else 2 MiB, read once.
+  // rayon-core's workers get this unless the builder sets stack_size; the
+  // OS default (8 MiB under the usual ulimit) would be four times theirs.
+  static std::size_t rust_min_stack() noexcept {
+    static const std::size_t size = [] {
+      const char* v = std::getenv("RUST_MIN_STACK");
+      const std::optional<std::size_t> parsed = v != nullptr ? parse_usize(v) : std::nullopt;
+      return parsed.value_or(std::size_t{2} * 1024 * 1024);
+    }();
+    return size;
+  }
+
  private:
   static std::optional<std::string>& name_slot() noexcept {
     static thread_local std::optional<std::string> name;
@@ -121,11 +135,12 @@ struct StdPlatform {
       pthread_attr_t* a;
       ~AttrGuard() { pthread_attr_destroy(a); }
     } guard{&attr};
-    if (options.stack_size) {
-      // As Rust's std does: at least PTHREAD_STACK_MIN, and on EINVAL (not a
+    {
+      // As Rust's std does: the builder's size, else Rust's default
+      // (rust_min_stack); at least PTHREAD_STACK_MIN, and on EINVAL (not a
       // page multiple) rounded up to whole pages. A size the OS cannot map
       // fails later, in pthread_create.
-      std::size_t size = std::max<std::size_t>(*options.stack_size, PTHREAD_STACK_MIN);
+      std::size_t size = std::max<std::size_t>(options.stack_size.value_or(rust_min_stack()), PTHREAD_STACK_MIN);
       if (pthread_attr_setstacksize(&attr, size) == EINVAL) {
         const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
         size = size > SIZE_MAX - page ? SIZE_MAX & ~(page - 1) : (size + page - 1) & ~(page - 1);
