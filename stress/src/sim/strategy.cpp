@@ -76,7 +76,6 @@ Action ReadyView::keep_running() const {
   return runnable.front();
 }
 
-
 std::optional<Action> flush_or_spurious(const ReadyView& view, const SimConfig& config, SplitMix64& rng) {
   if (view.tso && rng.next() % 100 < config.flush_percent) {
     if (auto f = draw_fiber(view, rng, has_stores)) {
