@@ -53,8 +53,10 @@ std::optional<std::uint32_t> ReadyView::nth_with_stores(std::uint64_t k) const {
 }
 
 std::optional<std::uint32_t> ReadyView::first_cond_waiter() const {
-  if (count_fibers(*this, waits_on_cond) == 0) return std::nullopt;
-  return nth_fiber(*this, 0, waits_on_cond);
+  for (const Fiber* f : live) {
+    if (waits_on_cond(*f)) return f->id;
+  }
+  return std::nullopt;
 }
 
 bool ReadyView::can(const Action& a) const {
