@@ -2,9 +2,10 @@
 // to three pools - joins inside scopes inside cross-pool installs that throw -
 // run on real threads by the `program` scenario of the real-thread engine,
 // whose oracle compares the result, every leaf's run count and the exceptions
-// that arrived with the sequential interpreter. The campaign's watchdog turns
-// a hang into a crash carrying the same state dump as `wsstress run`.
-// WSSTRESS_FUZZ_MUTANT (default none) puts a historical bug back;
+// that arrived with the sequential interpreter. A resident campaign's watchdog
+// turns a hang into a crash carrying the same state dump as `wsstress run`.
+// A program whose work is too large for this target (program_input_is_too_long)
+// is skipped. WSSTRESS_FUZZ_MUTANT (default none) puts a historical bug back;
 // WSSTRESS_FUZZ_HANG_TIMEOUT (default 10) sets the watchdog's seconds.
 #include <cstdint>
 #include <cstdio>
@@ -58,18 +59,22 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace wsstress;
   static std::string program_text;
-  stress::CampaignSpec spec;
-  spec.run = sim::program_input_spec(data, size, g_mutant);
-  spec.run.timeout_s = g_hang_timeout;
+  // Built at the first input, after the engine installed its crash handlers,
+  // so that the campaign's chain to them; it stays up for the process (a
+  // watchdog thread per input cost more than most programs' runs).
+  static stress::ResidentCampaign campaign("wsstress", [] {
+    stress::CampaignHooks hooks;
+    hooks.fatal = [](const stress::CampaignReport& r) { report_and_abort(r, program_text); };
+    return hooks;
+  }());
+  stress::RunSpec run = sim::program_input_spec(data, size, g_mutant);
+  if (sim::program_input_is_too_long(run)) return -1;  // not run, not kept in the corpus
+  run.timeout_s = g_hang_timeout;
   {
-    stress::ByteSource src(reinterpret_cast<const std::uint8_t*>(spec.run.input.data()), spec.run.input.size());
+    stress::ByteSource src(reinterpret_cast<const std::uint8_t*>(run.input.data()), run.input.size());
     program_text = stress::Program::decode(src).render();
   }
-  const std::uint64_t seed = fnv1a(data, size);
-  spec.seeds = {seed, seed};
-  stress::CampaignHooks hooks;
-  hooks.fatal = [](const stress::CampaignReport& r) { report_and_abort(r, program_text); };
-  const stress::CampaignReport report = stress::run_campaign(spec, hooks);
+  const stress::CampaignReport report = campaign.run(run, fnv1a(data, size));
   if (!report.failures.empty()) report_and_abort(report, program_text);
   return 0;
 }

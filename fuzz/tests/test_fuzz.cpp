@@ -220,6 +220,7 @@ TEST(ScheduleInput, ProgramsTooLargeForTheScheduleTargetAreSkipped) {
   const auto e = Program::decode(src).expected();
   std::uint64_t executions = 0;
   for (auto r : e.runs) executions += r;
+  EXPECT_EQ(sim::program_executions(in.spec.input), executions);
   EXPECT_GT(executions, sim::kMaxProgramExecutions);
   EXPECT_TRUE(sim::schedule_input_is_too_long(in));
   // A small program, and any other scenario, run.
@@ -228,6 +229,22 @@ TEST(ScheduleInput, ProgramsTooLargeForTheScheduleTargetAreSkipped) {
   std::vector<std::uint8_t> cross = big;
   cross[0] = 2;
   EXPECT_FALSE(sim::schedule_input_is_too_long(sim::decode_schedule_input(cross.data(), cross.size(), "none")));
+}
+
+// program_fuzzer's cap is higher (a leaf costs microseconds on real threads):
+// the 3^6-leaf program is above it; with broadcasts four deep (162), the program
+// is above the schedule target's cap and below this one.
+TEST(ProgramInput, ProgramsTooLargeForTheProgramTargetAreSkipped) {
+  const std::vector<std::uint8_t> deep = {0x9c, 0xd1, 0x51, 0xa6, 0xa6, 0xa6, 0xa6, 0xa6, 0xa6, 0xa6};
+  const stress::RunSpec big = sim::program_input_spec(deep.data(), deep.size(), "none");
+  EXPECT_GT(sim::program_executions(big.input), sim::kMaxRealThreadProgramExecutions);
+  EXPECT_TRUE(sim::program_input_is_too_long(big));
+  const std::vector<std::uint8_t> four(deep.begin(), deep.begin() + 7);
+  const stress::RunSpec mid = sim::program_input_spec(four.data(), four.size(), "none");
+  const std::uint64_t n = sim::program_executions(mid.input);
+  EXPECT_GT(n, sim::kMaxProgramExecutions);
+  EXPECT_LE(n, sim::kMaxRealThreadProgramExecutions);
+  EXPECT_FALSE(sim::program_input_is_too_long(mid));
 }
 
 TEST(ScheduleInput, ProgramInputsSurviveTheReproducerFile) {

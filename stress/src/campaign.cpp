@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 #include <mutex>
+#include <stdexcept>
 #include <thread>
 
 #include "wsstress/stress/noise.hpp"
@@ -49,7 +50,8 @@ std::string replay_command(const std::string& program, const RunSpec& s, std::ui
   return cmd;
 }
 
-namespace {
+// Named rather than anonymous: ResidentCampaign::State holds a Machinery.
+namespace campaign_detail {
 
 using Clock = std::chrono::steady_clock;
 
@@ -62,6 +64,7 @@ struct Active {
   std::uint64_t seed = 0;
   Clock::time_point start;
   std::atomic<bool> fatal_taken{false};
+  bool in_flight = false;  // a seed is running (the watchdog counts only then)
 };
 Active* g_active = nullptr;
 // The crash handlers' message, prepared before each seed (they may only write).
@@ -130,55 +133,48 @@ void restore_crash_handlers() {
   for (int i = 0; i < 3; ++i) sigaction(kCrashSignals[i], &g_previous[i], nullptr);
 }
 
-}  // namespace
-
-namespace {
-
-CampaignReport sweep_seeds(const CampaignSpec& spec, const CampaignHooks& hooks) {
-  Active active;
-  active.report.spec = spec;
-  active.hooks = &hooks;
-  active.start = Clock::now();
-  g_active = &active;
-  set_invariant_handler(&on_invariant);
-  install_crash_handlers();
-
-  active.report.seeds_planned = seeds_in_shard(spec.seeds, spec.shard);
-  RunFn run = find_runner(spec.run.mutant);
-
-  // The watchdog: no progress for timeout seconds is a hang.
-  std::mutex wd_m;
-  std::condition_variable wd_cv;
-  bool wd_stop = false;
-  std::thread watchdog([&] {
-    std::uint64_t last = Progress::read();
-    Clock::time_point last_change = Clock::now();
-    std::unique_lock<std::mutex> lock(wd_m);
-    while (!wd_stop) {
-      wd_cv.wait_for(lock, std::chrono::milliseconds(50));
-      const std::uint64_t now = Progress::read();
-      if (now != last) {
-        last = now;
-        last_change = Clock::now();
-      } else if (seconds_since(last_change) >= spec.run.timeout_s) {
-        lock.unlock();
-        char msg[128];
-        std::snprintf(msg, sizeof msg, "no progress for %g s: every thread is blocked or spinning",
-                      spec.run.timeout_s);
-        finish_fatal(Verdict{VerdictKind::Hang, msg, dump_live_state()});
-      }
-    }
-  });
-
-  const SweepPlan plan{spec.seeds, spec.shard, spec.max_seconds, spec.stop_on_failure};
-  reset_parallelism_counts();
-  ParallelismSampler sampler;
-  const SweepOutcome swept = sweep(plan, [&](std::uint64_t seed) {
+// The machinery of a campaign, up from construction to destruction: the
+// campaign in g_active, the invariant and crash handlers, and the watchdog
+// thread. A sweep builds one for its seeds; a ResidentCampaign keeps one up
+// across a fuzz engine's inputs.
+class Machinery {
+ public:
+  Machinery(const CampaignSpec& spec, const CampaignHooks& hooks) {
+    if (g_active != nullptr) throw std::logic_error("a campaign is already running in this process");
+    active_.report.spec = spec;
+    active_.hooks = &hooks;
+    active_.start = Clock::now();
+    g_active = &active_;
+    set_invariant_handler(&on_invariant);
+    install_crash_handlers();
+    watchdog_ = std::thread([this] { watch(); });
+  }
+  ~Machinery() {
     {
-      std::lock_guard<std::mutex> g(active.m);
-      active.seed = seed;
+      std::lock_guard<std::mutex> g(wd_m_);
+      wd_stop_ = true;
     }
-    if (hooks.seed_started) hooks.seed_started(seed);
+    wd_cv_.notify_all();
+    watchdog_.join();
+    set_invariant_handler(nullptr);
+    restore_crash_handlers();
+    g_active = nullptr;
+  }
+  Machinery(const Machinery&) = delete;
+  Machinery& operator=(const Machinery&) = delete;
+
+  Active& active() { return active_; }
+
+  // Runs one seed spec.repeat times (until one fails) and records it in the
+  // report; returns whether it failed.
+  bool run_seed(RunFn run, std::uint64_t seed) {
+    const CampaignSpec& spec = active_.report.spec;
+    {
+      std::lock_guard<std::mutex> g(active_.m);
+      active_.seed = seed;
+      active_.in_flight = true;
+    }
+    if (active_.hooks->seed_started) active_.hooks->seed_started(seed);
     std::snprintf(g_crash_line, sizeof g_crash_line, "\nwsstress: crashed while running seed %llu; replay: %s\n",
                   static_cast<unsigned long long>(seed), replay_command(spec.program, spec.run, seed).c_str());
     Verdict v;
@@ -188,40 +184,114 @@ CampaignReport sweep_seeds(const CampaignSpec& spec, const CampaignHooks& hooks)
       LiveState::get().reset();
       reset_parallelism_counts();  // no pool is alive between two runs
     }
-    std::lock_guard<std::mutex> g(active.m);
-    ++active.report.runs;
+    std::lock_guard<std::mutex> g(active_.m);
+    active_.in_flight = false;
+    ++active_.report.runs;
     if (v.kind == VerdictKind::Pass) return false;
-    active.report.failures.push_back(
-        {seed, std::move(v), replay_command(spec.program, spec.run, seed), seconds_since(active.start)});
+    active_.report.failures.push_back(
+        {seed, std::move(v), replay_command(spec.program, spec.run, seed), seconds_since(active_.start)});
     return true;
-  }, hooks.progress);
-
-  {
-    std::lock_guard<std::mutex> g(wd_m);
-    wd_stop = true;
   }
-  wd_cv.notify_all();
-  watchdog.join();
 
-  CampaignReport out;
+ private:
+  // No progress for the run's timeout while a seed runs is a hang.
+  void watch() {
+    std::uint64_t last = Progress::read();
+    Clock::time_point last_change = Clock::now();
+    std::unique_lock<std::mutex> lock(wd_m_);
+    while (!wd_stop_) {
+      wd_cv_.wait_for(lock, std::chrono::milliseconds(50));
+      const std::uint64_t now = Progress::read();
+      double timeout_s = 0;
+      bool in_flight = false;
+      {
+        std::lock_guard<std::mutex> g(active_.m);
+        timeout_s = active_.report.spec.run.timeout_s;
+        in_flight = active_.in_flight;
+      }
+      if (now != last || !in_flight) {
+        last = now;
+        last_change = Clock::now();
+      } else if (seconds_since(last_change) >= timeout_s) {
+        lock.unlock();
+        char msg[128];
+        std::snprintf(msg, sizeof msg, "no progress for %g s: every thread is blocked or spinning", timeout_s);
+        finish_fatal(Verdict{VerdictKind::Hang, msg, dump_live_state()});
+      }
+    }
+  }
+
+  Active active_;
+  std::mutex wd_m_;
+  std::condition_variable wd_cv_;
+  bool wd_stop_ = false;
+  std::thread watchdog_;
+};
+
+CampaignReport sweep_seeds(const CampaignSpec& spec, const CampaignHooks& hooks) {
+  Machinery machinery(spec, hooks);
+  Active& active = machinery.active();
   {
     std::lock_guard<std::mutex> g(active.m);
-    active.report.budget_exhausted = swept.budget_exhausted;
-    active.report.stopped_by_signal = swept.stopped_by_signal;
-    active.report.elapsed_s = seconds_since(active.start);
-    active.report.parallelism = sampler.finish();
-    out = active.report;
+    active.report.seeds_planned = seeds_in_shard(spec.seeds, spec.shard);
   }
-  set_invariant_handler(nullptr);
-  restore_crash_handlers();
-  g_active = nullptr;
-  return out;
+  const RunFn run = find_runner(spec.run.mutant);
+  const SweepPlan plan{spec.seeds, spec.shard, spec.max_seconds, spec.stop_on_failure};
+  reset_parallelism_counts();
+  ParallelismSampler sampler;
+  const SweepOutcome swept =
+      sweep(plan, [&](std::uint64_t seed) { return machinery.run_seed(run, seed); }, hooks.progress);
+  const ParallelismFigure parallelism = sampler.finish();
+  std::lock_guard<std::mutex> g(active.m);
+  active.report.budget_exhausted = swept.budget_exhausted;
+  active.report.stopped_by_signal = swept.stopped_by_signal;
+  active.report.elapsed_s = seconds_since(active.start);
+  active.report.parallelism = parallelism;
+  return active.report;
 }
 
-}  // namespace
+}  // namespace campaign_detail
+
+using campaign_detail::Active;
+using campaign_detail::Clock;
+using campaign_detail::Machinery;
+
+struct ResidentCampaign::State {
+  CampaignHooks hooks;
+  Machinery machinery;
+  State(const CampaignSpec& spec, CampaignHooks h) : hooks(std::move(h)), machinery(spec, hooks) {}
+};
+
+ResidentCampaign::ResidentCampaign(std::string program, CampaignHooks hooks) {
+  CampaignSpec spec;
+  spec.program = std::move(program);
+  spec.seeds = {0, 0};
+  s_ = std::make_unique<State>(spec, std::move(hooks));
+}
+
+ResidentCampaign::~ResidentCampaign() = default;
+
+CampaignReport ResidentCampaign::run(const RunSpec& spec, std::uint64_t seed) {
+  const RunFn fn = find_runner(spec.mutant);
+  if (fn == nullptr) throw std::invalid_argument("unknown mutant '" + spec.mutant + "'");
+  Active& a = s_->machinery.active();
+  {
+    std::lock_guard<std::mutex> g(a.m);
+    a.report.spec.run = spec;
+    a.report.spec.seeds = {seed, seed};
+    a.report.seeds_planned = 1;
+    a.report.runs = 0;
+    a.report.failures.clear();
+    a.start = Clock::now();
+  }
+  s_->machinery.run_seed(fn, seed);
+  std::lock_guard<std::mutex> g(a.m);
+  a.report.elapsed_s = campaign_detail::seconds_since(a.start);
+  return a.report;
+}
 
 CampaignReport run_campaign(const CampaignSpec& spec, const CampaignHooks& hooks) {
-  CampaignReport report = sweep_seeds(spec, hooks);
+  CampaignReport report = campaign_detail::sweep_seeds(spec, hooks);
   const bool compare = spec.control && spec.run.mutant != "none" && report.failures.empty() &&
                        report.stopped_by_signal == 0;
   if (!compare) return report;
@@ -229,7 +299,7 @@ CampaignReport run_campaign(const CampaignSpec& spec, const CampaignHooks& hooks
   CampaignSpec clean = spec;
   clean.run.mutant = "none";
   clean.control = false;
-  const CampaignReport control = sweep_seeds(clean, hooks);
+  const CampaignReport control = campaign_detail::sweep_seeds(clean, hooks);
   report.control = control.parallelism;
   report.parallelism_above_control = rate_above(report.parallelism, control.parallelism, 0.01, &report.parallelism_p);
   report.elapsed_s += control.elapsed_s;

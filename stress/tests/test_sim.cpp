@@ -310,7 +310,7 @@ TEST(Repro, RoundTripsAndReplaysExactly) {
   c.seed = 11;
   c.memory = MemoryModel::TSO;
   sim::SimResult r = sim::find_sim_runner("none")(s, c);
-  sim::Repro repro{s, c, "pass", "", r.trace_hash};
+  sim::Repro repro{s, c, "pass", "", r.trace_hash, ""};
   repro.config.forced = r.schedule;
   auto back = sim::read_repro(sim::write_repro(repro));
   ASSERT_TRUE(back) << (back ? "" : back.error());
@@ -354,7 +354,7 @@ TEST(Repro, BadFilesGetOneLineErrors) {
 // never an uncaught exception); a file from before the count and checksum
 // still reads.
 TEST(Repro, TruncatedEditedOrMalformedFilesAreRefused) {
-  sim::Repro repro{small("join"), SimConfig{}, "hang", "lost wake-up", 0x0123456789abcdefull};
+  sim::Repro repro{small("join"), SimConfig{}, "hang", "lost wake-up", 0x0123456789abcdefull, ""};
   repro.config.forced = {0, 4, 4, 0, 8, 4};
   const std::string good = sim::write_repro(repro);
   std::string error;
@@ -399,7 +399,7 @@ TEST(Repro, TruncatedEditedOrMalformedFilesAreRefused) {
 // line: written with spaces, so the file reads back and writes back the same
 // (parser_fuzzer found a carriage return that broke the checksum).
 TEST(Repro, ControlCharactersInTheMessageBecomeSpaces) {
-  sim::Repro repro{small("join"), SimConfig{}, "bug", "first line\nsecond\rthird", 0x1ull};
+  sim::Repro repro{small("join"), SimConfig{}, "bug", "first line\nsecond\rthird", 0x1ull, ""};
   repro.config.forced = {0, 4};
   const std::string text = sim::write_repro(repro);
   auto back = sim::read_repro(text);
@@ -411,7 +411,7 @@ TEST(Repro, ControlCharactersInTheMessageBecomeSpaces) {
 // A reproducer with CRLF line ends (a Windows editor, git's autocrlf) reads
 // as the LF file its checksum was taken over.
 TEST(Repro, CrlfLineEndsReadAsLf) {
-  sim::Repro repro{small("join"), SimConfig{}, "hang", "lost wake-up", 0x0123456789abcdefull};
+  sim::Repro repro{small("join"), SimConfig{}, "hang", "lost wake-up", 0x0123456789abcdefull, ""};
   repro.config.forced = {0, 4, 4, 0};
   const std::string good = sim::write_repro(repro);
   std::string crlf;
@@ -441,7 +441,7 @@ TEST(Shrink, KeepsTheFailureAndDoesNotGrow) {
     r = sim::find_sim_runner(s.mutant)(s, c);
   }
   ASSERT_EQ(r.verdict.kind, stress::VerdictKind::Hang);
-  sim::Repro repro{s, c, "hang", r.verdict.message, r.trace_hash};
+  sim::Repro repro{s, c, "hang", r.verdict.message, r.trace_hash, ""};
   repro.config.forced = r.schedule;
   sim::ShrinkReport sh = sim::shrink(repro);
   EXPECT_LE(sh.after.spec.iterations, repro.spec.iterations);

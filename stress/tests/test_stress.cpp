@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <set>
+#include <stdexcept>
+#include <thread>
 
 #include "wsstress/stress/campaign.hpp"
 #include "wsstress/stress/catalog.hpp"
@@ -170,6 +173,44 @@ TEST(Campaign, MaxSecondsStopsASweep) {
   EXPECT_TRUE(r.budget_exhausted);
   EXPECT_GT(r.runs, 0u);
   EXPECT_LT(r.elapsed_s, 5.0);
+}
+
+// A fuzz target's campaign: specs change between runs, and the time between
+// two runs (the engine mutating inputs) is not a hang: with a 0.2 s timeout,
+// 0.5 s idle would end the process through the fatal hook if it counted.
+TEST(ResidentCampaign, RunsOneSeedPerCallAndIdlesBetweenCallsWithoutAHang) {
+  CampaignHooks hooks;
+  hooks.fatal = [](const CampaignReport&) { std::abort(); };
+  {
+    ResidentCampaign resident("wsstress", hooks);
+    RunSpec join = spec_for("join");
+    join.iterations = 1;
+    join.timeout_s = 0.2;
+    CampaignReport r = resident.run(join, 7);
+    EXPECT_EQ(r.runs, 1u);
+    EXPECT_TRUE(r.failures.empty());
+    EXPECT_EQ(r.spec.seeds.from, 7u);
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    RunSpec cross = spec_for("cross");
+    cross.iterations = 1;
+    cross.timeout_s = 0.2;
+    r = resident.run(cross, 8);
+    EXPECT_EQ(r.runs, 1u);
+    EXPECT_TRUE(r.failures.empty());
+    EXPECT_EQ(r.spec.run.scenario, "cross");
+    CampaignSpec other;
+    other.run = join;
+    other.seeds = {0, 0};
+    EXPECT_THROW(run_campaign(other, hooks), std::logic_error);  // one campaign per process
+    RunSpec unknown = join;
+    unknown.mutant = "no_such_mutant";
+    EXPECT_THROW(resident.run(unknown, 1), std::invalid_argument);
+  }
+  CampaignSpec after;
+  after.run = spec_for("join");
+  after.run.iterations = 1;
+  after.seeds = {0, 1};
+  EXPECT_EQ(run_campaign(after, hooks).runs, 2u);  // the resident one let go of the process
 }
 
 TEST(Campaign, ReplayCommandCarriesEveryKnob) {

@@ -57,13 +57,20 @@ ScheduleInput decode_schedule_input(const std::uint8_t* data, std::size_t size, 
   return in;
 }
 
-bool schedule_input_is_too_long(const ScheduleInput& in) {
-  if (in.spec.scenario != "program") return false;
-  stress::ByteSource src(reinterpret_cast<const std::uint8_t*>(in.spec.input.data()), in.spec.input.size());
+std::uint64_t program_executions(const std::string& program_bytes) {
+  stress::ByteSource src(reinterpret_cast<const std::uint8_t*>(program_bytes.data()), program_bytes.size());
   const stress::Program::Expected e = stress::Program::decode(src).expected();
   std::uint64_t executions = 0;
   for (const std::uint64_t r : e.runs) executions += r;
-  return executions > kMaxProgramExecutions;
+  return executions;
+}
+
+bool schedule_input_is_too_long(const ScheduleInput& in) {
+  return in.spec.scenario == "program" && program_executions(in.spec.input) > kMaxProgramExecutions;
+}
+
+bool program_input_is_too_long(const stress::RunSpec& spec) {
+  return program_executions(spec.input) > kMaxRealThreadProgramExecutions;
 }
 
 Repro schedule_repro(const ScheduleInput& in, const SimResult& r) {

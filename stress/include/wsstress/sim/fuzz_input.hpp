@@ -42,16 +42,28 @@ const std::vector<std::string>& schedule_fuzz_scenarios();
 ScheduleInput decode_schedule_input(const std::uint8_t* data, std::size_t size, const std::string& mutant,
                                     const std::string& scenario = "");
 
+// The executions of a program's nodes (leaves, throws and the nodes above
+// them) in its sequential run, all callers: the measure of its work that the
+// fuzz targets cap. Broadcasts nested in broadcasts multiply a program's work
+// by the threads at each level (a leaf under six runs 729 times), and both
+// fuzzers drifted to such inputs for their many repeated event pairs.
+std::uint64_t program_executions(const std::string& program_bytes);
+
 // Whether schedule_fuzzer skips the input (libFuzzer's -1, "not for the
-// corpus") rather than run it: a program whose sequential run executes more
-// than kMaxProgramExecutions leaves and throws, all callers. Broadcasts nested
-// in broadcasts multiply a program's work by the threads at each level (a leaf
-// under six runs 729 times), the fuzzer drifted to such inputs for their
-// event-pair counts, and their runs took ~77 000 scheduling points against
-// ~2 000 for the other scenarios (issue #19 point 2). Larger programs remain
-// program_fuzzer's and `wsstress sim --scenario program`'s.
+// corpus") rather than run it: a program of more than kMaxProgramExecutions.
+// Their runs took ~77 000 scheduling points against ~2 000 for the other
+// scenarios (issue #19 point 2). Larger programs remain program_fuzzer's and
+// `wsstress sim --scenario program`'s.
 inline constexpr std::uint64_t kMaxProgramExecutions = 64;
 bool schedule_input_is_too_long(const ScheduleInput& in);
+
+// Whether program_fuzzer skips the input: a program of more than
+// kMaxRealThreadProgramExecutions. On real threads a leaf costs microseconds,
+// not scheduling points, so the cap is higher; above it the corpus's runs took
+// ten times the time of the rest (issue #19 point 2). `wsstress run --input`
+// still runs any program.
+inline constexpr std::uint64_t kMaxRealThreadProgramExecutions = 256;
+bool program_input_is_too_long(const stress::RunSpec& spec);
 
 // The reproducer of a schedule input's run (exact: it records every decision).
 Repro schedule_repro(const ScheduleInput& in, const SimResult& r);

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -67,7 +68,29 @@ struct CampaignHooks {
 
 std::string replay_command(const std::string& program, const RunSpec& spec, std::uint64_t seed);
 
+// Runs a campaign. One campaign runs at a time in a process (its watchdog and
+// handlers are the process's); starting a second throws std::logic_error.
 CampaignReport run_campaign(const CampaignSpec& spec, const CampaignHooks& hooks);
+
+// A campaign kept up across calls, for a fuzz target whose engine calls it
+// once per input (issue #19): its watchdog and handlers start once, not per
+// input, and it samples no parallelism figure. Each run() is one seed of one
+// spec (the spec may change between calls; spec.repeat and the sweep's
+// fields are not used); the watchdog counts only while a run is in flight.
+class ResidentCampaign {
+ public:
+  ResidentCampaign(std::string program, CampaignHooks hooks);
+  ~ResidentCampaign();
+  ResidentCampaign(const ResidentCampaign&) = delete;
+  ResidentCampaign& operator=(const ResidentCampaign&) = delete;
+  // The report of one run of `seed` (runs 1, a failure if it failed); a
+  // fatal outcome goes to hooks.fatal instead.
+  CampaignReport run(const RunSpec& spec, std::uint64_t seed);
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
 
 // A run's dump: every tracked pool, every outside thread's status, and workers
 // of pools no longer tracked.
