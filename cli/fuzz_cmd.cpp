@@ -224,6 +224,7 @@ stress::EngineResult fuzz_row(const std::string& target, const std::string& self
                               const stress::MutantInfo& m, const std::string& dir) {
   FuzzOptions o;
   o.target = target;
+  o.self = self;
   o.mutant = m.name;
   o.time_s = spec.budget_s;
   o.hang_timeout_s = spec.hang_timeout_s;

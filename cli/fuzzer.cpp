@@ -17,6 +17,7 @@
 #include <regex>
 
 #include "exit_codes.hpp"
+#include "wsstress/companion.hpp"
 #include "wsstress/stress/sweep.hpp"
 
 #ifndef WSSTRESS_SOURCE_DIR
@@ -50,14 +51,29 @@ bool is_dir(const std::string& p) {
 
 bool is_exec(const std::string& p) { return access(p.c_str(), X_OK) == 0 && !is_dir(p); }
 
-std::string default_fuzz_bin(const std::string& self) {
+namespace {
+std::string dir_of(const std::string& self) {
   const auto slash = self.rfind('/');
-  const std::string dir = slash == std::string::npos ? "." : self.substr(0, slash);
-  return dir + "/../fuzz";
+  return slash == std::string::npos ? "." : self.substr(0, slash);
+}
+}  // namespace
+
+// The build tree's fuzz/ beside cli/, else the installed layout's.
+std::string default_fuzz_bin(const std::string& self) {
+  const std::string dir = dir_of(self);
+  if (is_dir(dir + "/../fuzz")) return dir + "/../fuzz";
+  return dir + "/../" + kInstalledLibexecDir + "/fuzz";
+}
+
+// Where the seed corpora and dictionaries are: the installed layout's data
+// folder when the tool runs installed, else the source tree it was built from.
+std::string fuzz_data_root(const std::string& self) {
+  const std::string installed = dir_of(self) + "/../" + kInstalledDataDir;
+  return is_dir(installed + "/fuzz") ? installed : WSSTRESS_SOURCE_DIR;
 }
 
 std::vector<std::string> fuzzer_args(const FuzzOptions& o, const std::string& bin, const std::string& corpus) {
-  const std::string src = WSSTRESS_SOURCE_DIR;
+  const std::string src = fuzz_data_root(o.self);
   std::vector<std::string> args = {bin, corpus};
   const std::string seed_corpus = src + "/fuzz/corpus/" + o.target;
   if (is_dir(seed_corpus)) args.push_back(seed_corpus);
