@@ -19,6 +19,8 @@ Subcommand add_replay(CLI::App& parent);
 Subcommand add_fuzz(CLI::App& parent, const std::string& self);
 Subcommand add_relacy(CLI::App& parent);
 Subcommand add_mutants(CLI::App& parent, const std::string& self);
+// `report merge`: the shard reports of one run or sim campaign as one (report_merge.cpp).
+Subcommand add_report(CLI::App& parent);
 // The matrix's engines that live here: every Relacy model that targets a
 // mutant (relacy_cmd.cpp; an error row in a build without Relacy), and a fuzz
 // target, "program" or "schedule", found beside `self` (fuzz_cmd.cpp).

@@ -1,0 +1,4 @@
+#!/bin/bash -eu
+# ClusterFuzzLite's build step: the repository's OSS-Fuzz build script, which
+# reads $CXX, $CXXFLAGS, $LIB_FUZZING_ENGINE and $OUT from the environment.
+"$SRC/wsstress/fuzz/build.sh"
