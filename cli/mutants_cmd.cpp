@@ -8,6 +8,7 @@
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "html.hpp"
 #include "output.hpp"
 #include "report.hpp"
 #include "wsstress/stress/catalog.hpp"
@@ -23,7 +24,7 @@ const char* const kEngines[] = {"stress", "sim-sc", "sim-tso", "sim-random", "si
 struct CheckOptions {
   stress::MatrixSpec matrix;
   std::vector<std::string> engines;
-  std::string json_path, engines_text = "stress", only_text;
+  std::string json_path, html_path, engines_text = "stress", only_text;
   std::vector<std::string> expect_kind_text;
   CLI::Option* only_opt = nullptr;
 };
@@ -116,6 +117,7 @@ int check_command(const CheckOptions& o, const std::string& self) {
   }
   if (stopped == 0) stopped = stress::StopSignals::requested();  // between two engines
   if (code == kOk && stopped != 0) code = 128 + stopped;
+  if (!o.html_path.empty()) code = write_report("--html", o.html_path, matrix_html(reports), code);
   return o.json_path.empty() ? code : write_report("--json", o.json_path, matrix_json(reports), code);
 }
 
@@ -135,6 +137,8 @@ void add_check_options(CLI::App* cmd, CheckOptions& o) {
   add_run_shape(cmd, o.matrix.base.threads, o.matrix.base.pools, o.matrix.base.iterations, 100000);
   cmd->add_option("--noise", o.matrix.base.noise, "noise level 0..3")->check(whole_range(0, 3));
   add_json(cmd, o.json_path, "write the matrix as JSON (schema wsstress.mutants/2)");
+  cmd->add_option("--html", o.html_path, "write the matrix as one self-contained HTML table, coloured by outcome")
+      ->check(output_path());
   cmd->footer(
       "Examples:\n"
       "  wsstress mutants check --engine stress,sim-sc,sim-tso,relacy --max-seconds 10\n"
@@ -159,7 +163,7 @@ Subcommand add_mutants(CLI::App& parent, const std::string& self) {
               return static_cast<int>(kOk);
             }
             if (auto ok = resolve(*o); !ok) return usage_error(ok.error());
-            if (auto ok = claim_stdout({&o->json_path}); !ok) return usage_error(ok.error());
+            if (auto ok = claim_stdout({&o->json_path, &o->html_path}); !ok) return usage_error(ok.error());
             return check_command(*o, self);
           }};
 }

@@ -152,8 +152,7 @@ std::string matrix_row_text(const std::string& engine, const stress::MatrixRow& 
   return out;
 }
 
-namespace {
-std::string cell(const std::string& engine, const stress::MatrixRow& row) {
+std::string matrix_cell(const std::string& engine, const stress::MatrixRow& row) {
   if (row.outcome == "not modelled") return "n/m";
   if (row.outcome.rfind("error", 0) == 0) return row.outcome + " !";
   // Fuzz columns: the executions and seconds to the first finding.
@@ -173,7 +172,6 @@ std::string cell(const std::string& engine, const stress::MatrixRow& row) {
   if (!row.as_expected) c += " !";
   return c;
 }
-}  // namespace
 
 std::string matrix_text(const std::vector<stress::MatrixReport>& per_engine) {
   if (per_engine.empty()) return "";
@@ -192,7 +190,7 @@ std::string matrix_text(const std::vector<stress::MatrixReport>& per_engine) {
     out += "| " + first.rows[r].mutant.name + " | " + first.rows[r].scenario + " |";
     for (const auto& m : per_engine) {
       if (r < m.rows.size()) {
-        out += " " + cell(m.spec.engine, m.rows[r]) + " |";
+        out += " " + matrix_cell(m.spec.engine, m.rows[r]) + " |";
         unexpected += m.rows[r].as_expected ? 0 : 1;
       }
     }

@@ -20,6 +20,8 @@ std::string run_report_text(const stress::CampaignReport& r, bool with_dumps);
 std::string run_report_json(const stress::CampaignReport& r);
 // One table, a column per engine (the reports are in the same mutant order).
 std::string matrix_text(const std::vector<stress::MatrixReport>& per_engine);
+// One cell of the matrix (text, HTML): how the engine caught the mutant, or what it ran.
+std::string matrix_cell(const std::string& engine, const stress::MatrixRow& row);
 std::string matrix_row_text(const std::string& engine, const stress::MatrixRow& row);
 std::string matrix_json(const std::vector<stress::MatrixReport>& per_engine);
 std::string catalog_text();

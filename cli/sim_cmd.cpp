@@ -11,6 +11,7 @@
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "html.hpp"
 #include "output.hpp"
 #include "progress.hpp"
 #include "report.hpp"
@@ -25,19 +26,40 @@ namespace {
 struct SimOptions {
   sim::SimCampaignSpec campaign;
   SeedOptions seeds;
-  std::string json_path, repro_path, trace_out, input_path, strategy = "portfolio", memory = "sc";
+  std::string json_path, repro_path, trace_out, html_path, input_path, strategy = "portfolio", memory = "sc";
   bool trace = false, shrink = false, quiet = false, keep_going = false;
   CLI::Option* scenario_opt = nullptr;
   CLI::Option* input_opt = nullptr;
 };
 
 struct ReplayOptions {
-  std::string file, trace_out;
+  std::string file, trace_out, html_path;
   bool trace = false, shrink = false;
 };
 
+// The HTML report's header of a reproducer's run.
+HtmlRunHeader html_header(const sim::Repro& r, const std::string& repro_path) {
+  return {"scenario " + r.spec.scenario + ", mutant " + r.spec.mutant + ", seed " + std::to_string(r.config.seed) +
+              ", " + sim::to_string(r.config.strategy) + "/" + sim::to_string(r.config.memory) + ", " +
+              std::to_string(r.spec.threads) + " threads x " + std::to_string(r.spec.pools) + " pools",
+          "wsstress replay " + repro_path + " --trace"};
+}
+
+// Writes an output file the trace renders into, and says where; false (said
+// on stderr) if it could not be written.
+bool write_rendered(const char* option, const char* label, const std::string& path, const std::string& text,
+                    const char* what, bool quiet) {
+  if (const Result<void> written = write_output(path, text); !written) {
+    std::fprintf(stderr, "wsstress: error: %s: %s\n", option, written.error().c_str());
+    return false;
+  }
+  if (!quiet) std::fprintf(text_out(), "%s: %s (%s)\n", label, path.c_str(), what);
+  return true;
+}
+
 // Re-runs a reproducer with its trace recorded, and writes what was asked.
-int emit_trace(const sim::Repro& r, bool text, const std::string& out_path, bool quiet = false) {
+int emit_trace(const sim::Repro& r, bool text, const std::string& out_path, const std::string& html_path,
+               const std::string& repro_path, bool quiet = false) {
   sim::SimConfig cfg = r.config;
   cfg.record_trace = true;
   sim::SimResult res = sim::find_sim_runner(r.spec.mutant)(r.spec, cfg);
@@ -45,14 +67,14 @@ int emit_trace(const sim::Repro& r, bool text, const std::string& out_path, bool
     const std::string t = trace_text(res);
     std::fwrite(t.data(), 1, t.size(), text_out());
   }
+  bool ok = true;
   if (!out_path.empty()) {
-    if (const Result<void> written = write_output(out_path, trace_perfetto(res)); !written) {
-      std::fprintf(stderr, "wsstress: error: --trace-out: %s\n", written.error().c_str());
-      return kInternal;
-    }
-    if (!quiet) std::fprintf(text_out(), "trace: %s (Chrome trace-event JSON; open it in ui.perfetto.dev)\n", out_path.c_str());
+    ok = write_rendered("--trace-out", "trace", out_path, trace_perfetto(res), "Chrome trace-event JSON; open it in ui.perfetto.dev", quiet);
   }
-  return kOk;
+  if (!html_path.empty()) {
+    ok = write_rendered("--html", "html", html_path, sim_html(res, html_header(r, repro_path)), "open it in a browser, offline", quiet) && ok;
+  }
+  return ok ? kOk : kInternal;
 }
 
 void print_shrink(const sim::ShrinkReport& s) {
@@ -127,8 +149,9 @@ std::string write_failure(const SimOptions& o, const sim::SimFailure& f) {
     const std::string t = sim_reproducer_text(path, repro);
     std::fwrite(t.data(), 1, t.size(), text_out());
   }
-  if ((o.trace || !o.trace_out.empty()) && !crash) {
-    emit_trace(repro, o.trace, o.trace_out, o.quiet);  // a trace that cannot be written is said; the exit code stands
+  if ((o.trace || !o.trace_out.empty() || !o.html_path.empty()) && !crash) {
+    // A trace that cannot be written is said; the failure's exit code stands.
+    emit_trace(repro, o.trace, o.trace_out, o.html_path, path, o.quiet);
   }
   return path;
 }
@@ -191,7 +214,7 @@ bool print_replay_verdict(const sim::Repro& r, const sim::SimResult& res) {
 // (replay_command), so that a reproducer of a crash crashes only the child.
 int replay_run(const ReplayOptions& o, const Result<sim::Repro>& r) {
   sim::SimConfig cfg = r->config;
-  cfg.record_trace = o.trace || !o.trace_out.empty();
+  cfg.record_trace = o.trace || !o.trace_out.empty() || !o.html_path.empty();
   std::fprintf(text_out(), "replay: scenario %s, mutant %s, seed %llu, %s/%s, %zu decisions\n", r->spec.scenario.c_str(),
               r->spec.mutant.c_str(), static_cast<unsigned long long>(r->config.seed), sim::to_string(r->config.strategy),
               sim::to_string(r->config.memory), r->config.forced.size());
@@ -212,12 +235,12 @@ int replay_run(const ReplayOptions& o, const Result<sim::Repro>& r) {
   }
   bool unwritten = false;  // an output failed: said on stderr; the verdict below still stands
   if (!o.trace_out.empty()) {
-    if (const Result<void> written = write_output(o.trace_out, trace_perfetto(res)); !written) {
-      std::fprintf(stderr, "wsstress: error: --trace-out: %s\n", written.error().c_str());
-      unwritten = true;
-    } else {
-      std::fprintf(text_out(), "trace: %s (Chrome trace-event JSON; open it in ui.perfetto.dev)\n", o.trace_out.c_str());
-    }
+    unwritten = !write_rendered("--trace-out", "trace", o.trace_out, trace_perfetto(res),
+                                "Chrome trace-event JSON; open it in ui.perfetto.dev", false);
+  }
+  if (!o.html_path.empty()) {
+    unwritten = !write_rendered("--html", "html", o.html_path, sim_html(res, html_header(*r, o.file)),
+                                "open it in a browser, offline", false) || unwritten;
   }
   const bool reproduced = print_replay_verdict(*r, res);
   if (o.shrink && reproduced && r->verdict != "crash") {
@@ -300,6 +323,8 @@ void add_sim_options(CLI::App* cmd, SimOptions& o) {
   cmd->add_flag("--trace", o.trace, "print a failure's interleaving with source locations");
   cmd->add_option("--trace-out", o.trace_out, "write a failure's trace as Chrome trace-event JSON (Perfetto)")
       ->check(output_path());
+  cmd->add_option("--html", o.html_path, "write a failure's report as one self-contained HTML file (timeline, dump)")
+      ->check(output_path());
   cmd->add_flag("--shrink", o.shrink, "minimise a failure's program and schedule before writing it");
   o.input_opt = cmd->add_option("--input", o.input_path, "a program file (a program_fuzzer input) for --scenario program");
   cmd->add_flag("--keep-going", o.keep_going, "keep sweeping after a failure");
@@ -337,7 +362,7 @@ Subcommand add_sim(CLI::App& parent) {
   add_sim_options(cmd, *o);
   return {cmd, [o] {
             if (auto ok = resolve(*o); !ok) return usage_error(ok.error());
-            if (auto ok = claim_stdout({&o->json_path, &o->repro_path, &o->trace_out}); !ok) {
+            if (auto ok = claim_stdout({&o->json_path, &o->repro_path, &o->trace_out, &o->html_path}); !ok) {
               return usage_error(ok.error());
             }
             return sim_command(*o);
@@ -352,9 +377,11 @@ Subcommand add_replay(CLI::App& parent) {
   cmd->add_flag("--trace", o->trace, "print the interleaving with source locations");
   cmd->add_option("--trace-out", o->trace_out, "write the trace as Chrome trace-event JSON (Perfetto)")
       ->check(output_path());
+  cmd->add_option("--html", o->html_path, "write the run's report as one self-contained HTML file (timeline, dump)")
+      ->check(output_path());
   cmd->add_flag("--shrink", o->shrink, "minimise it, writing FILE.shrunk");
   return {cmd, [o] {
-            if (auto ok = claim_stdout({&o->trace_out}); !ok) return usage_error(ok.error());
+            if (auto ok = claim_stdout({&o->trace_out, &o->html_path}); !ok) return usage_error(ok.error());
             return replay_command(*o);
           }};
 }

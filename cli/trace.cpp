@@ -4,7 +4,7 @@
 
 #include <cstdio>
 #include <map>
-#include <set>
+#include <algorithm>
 #include <vector>
 #include <nlohmann/json.hpp>
 
@@ -45,63 +45,88 @@ std::string trace_text(const sim::SimResult& r) {
   return out;
 }
 
-std::string trace_perfetto(const sim::SimResult& r) {
-  using nlohmann::json;
-  json events = json::array();
-  events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", 1}, {"args", {{"name", "wsstress sim"}}}});
-  for (std::uint32_t i = 0; i < r.fiber_names.size(); ++i) {
-    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", 1}, {"tid", i}, {"args", {{"name", r.fiber_names[i]}}}});
-  }
-  // Runs: consecutive points of one fiber form one slice. Blocking ops open a
-  // "blocked" span that ends at the fiber's next point.
+namespace {
+bool blocks(sim::Op op) { return op == sim::Op::Wait || op == sim::Op::Join || op == sim::Op::Sleep; }
+bool is_sleep_event(pool::EventKind k) {
+  using K = pool::EventKind;
+  return k == K::ThreadSleepy || k == K::ThreadSleepGate || k == K::ThreadSleeping || k == K::ThreadAwoken ||
+         k == K::ThreadSleepInterruptedByLatch || k == K::ThreadSleepInterruptedByJob ||
+         k == K::ThreadSleepInterruptedByInjected || k == K::ThreadIdle || k == K::ThreadFoundWork;
+}
+}  // namespace
+
+Timeline build_timeline(const sim::SimResult& r) {
+  Timeline t;
+  for (const std::string& n : r.fiber_names) t.lanes.push_back({n, ""});
   std::map<std::uint32_t, std::uint64_t> last_step;
   std::map<std::uint32_t, sim::Op> last_op;
-  std::uint64_t flow_id = 1;
-  // Woken fiber -> the flows (wake arrows) waiting for its next run: a fiber
-  // can be woken twice before it runs (a notify, then the mutex's release).
-  std::map<std::uint32_t, std::vector<std::uint64_t>> pending_flow;
+  // Woken fiber -> its wake arrows waiting for its next run: a fiber can be
+  // woken twice before it runs (a notify, then the mutex's release).
+  std::map<std::uint32_t, std::vector<std::size_t>> pending;
   for (const sim::TracePoint& p : r.trace) {
-    const double ts = static_cast<double>(p.step);
+    t.end = std::max(t.end, p.step);
+    if (p.fiber >= t.lanes.size()) t.lanes.resize(p.fiber + 1, {"fiber#" + std::to_string(p.fiber), ""});
     if (p.op == sim::Op::Event) {
-      events.push_back({{"name", pool::to_string(static_cast<pool::EventKind>(p.detail))},
-                        {"ph", "i"}, {"s", "t"}, {"pid", 1}, {"tid", p.fiber}, {"ts", ts},
-                        {"args", {{"at", short_file(p.file) + ":" + std::to_string(p.line)}}}});
+      const auto kind = static_cast<pool::EventKind>(p.detail);
+      const std::string at = short_file(p.file) + ":" + std::to_string(p.line);
+      t.events.push_back({p.fiber, p.step, pool::to_string(kind), at});
+      if (is_sleep_event(kind)) t.lanes[p.fiber].sleep_state = std::string(pool::to_string(kind)) + " at " + at;
       continue;
     }
     if (p.op == sim::Op::Wake) {
-      const std::uint64_t id = flow_id++;
-      events.push_back({{"name", "wake"}, {"ph", "s"}, {"cat", "wake"}, {"id", id}, {"pid", 1}, {"tid", p.fiber}, {"ts", ts}});
-      pending_flow[static_cast<std::uint32_t>(p.detail)].push_back(id);
+      pending[static_cast<std::uint32_t>(p.detail)].push_back(t.wakes.size());
+      t.wakes.push_back({p.fiber, static_cast<std::uint32_t>(p.detail), p.step, 0, false});
       continue;
     }
-    auto lo = last_op.find(p.fiber);
-    if (lo != last_op.end() && (lo->second == sim::Op::Wait || lo->second == sim::Op::Join || lo->second == sim::Op::Sleep) &&
-        last_step[p.fiber] + 1 < p.step) {
-      const double from = static_cast<double>(last_step[p.fiber] + 1);
-      events.push_back({{"name", std::string("blocked (") + sim::to_string(lo->second) + ")"}, {"ph", "X"}, {"pid", 1},
-                        {"tid", p.fiber}, {"ts", from}, {"dur", ts - from}, {"cat", "state"}});
+    if (auto lo = last_op.find(p.fiber); lo != last_op.end() && blocks(lo->second) && last_step[p.fiber] + 1 < p.step) {
+      t.blocked.push_back({p.fiber, last_step[p.fiber] + 1, p.step, sim::to_string(lo->second), false});
     }
-    events.push_back({{"name", std::string(sim::to_string(p.op)) + " " + short_file(p.file) + ":" + std::to_string(p.line)},
-                      {"ph", "X"}, {"pid", 1}, {"tid", p.fiber}, {"ts", ts}, {"dur", 1.0}, {"cat", "run"}});
-    if (auto f = pending_flow.find(p.fiber); f != pending_flow.end()) {
-      for (std::uint64_t id : f->second) {
-        events.push_back({{"name", "wake"}, {"ph", "f"}, {"bp", "e"}, {"cat", "wake"}, {"id", id}, {"pid", 1},
-                          {"tid", p.fiber}, {"ts", ts}});
-      }
-      pending_flow.erase(f);
+    t.runs.push_back({p.fiber, p.step, std::string(sim::to_string(p.op)) + " " + short_file(p.file) + ":" + std::to_string(p.line)});
+    if (auto f = pending.find(p.fiber); f != pending.end()) {
+      for (std::size_t w : f->second) t.wakes[w].arrives = p.step, t.wakes[w].arrived = true;
+      pending.erase(f);
     }
     last_step[p.fiber] = p.step;
     last_op[p.fiber] = p.op;
   }
-  // A wake whose fiber never ran again (the run ended first) has no arrow
-  // head; an arrow that starts and ends nowhere would only confuse.
-  std::set<std::uint64_t> unended;
-  for (const auto& [fiber, ids] : pending_flow) unended.insert(ids.begin(), ids.end());
-  json kept = json::array();
-  for (json& e : events) {
-    if (!(e["ph"] == "s" && unended.count(e["id"].get<std::uint64_t>()))) kept.push_back(std::move(e));
+  for (const auto& [fiber, op] : last_op) {
+    if (blocks(op)) t.blocked.push_back({fiber, last_step[fiber] + 1, t.end + 1, sim::to_string(op), true});
   }
-  return json{{"traceEvents", kept}, {"displayTimeUnit", "ns"}}.dump() + "\n";
+  return t;
+}
+
+std::string trace_perfetto(const sim::SimResult& r) {
+  using nlohmann::json;
+  const Timeline t = build_timeline(r);
+  json events = json::array();
+  events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", 1}, {"args", {{"name", "wsstress sim"}}}});
+  for (std::uint32_t i = 0; i < t.lanes.size(); ++i) {
+    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", 1}, {"tid", i}, {"args", {{"name", t.lanes[i].name}}}});
+  }
+  for (const auto& e : t.events) {
+    events.push_back({{"name", e.name}, {"ph", "i"}, {"s", "t"}, {"pid", 1}, {"tid", e.fiber},
+                      {"ts", static_cast<double>(e.step)}, {"args", {{"at", e.at}}}});
+  }
+  for (const auto& b : t.blocked) {
+    if (b.to_end) continue;  // Perfetto shows where a lane stops; the HTML report marks these
+    events.push_back({{"name", "blocked (" + b.op + ")"}, {"ph", "X"}, {"pid", 1}, {"tid", b.fiber},
+                      {"ts", static_cast<double>(b.from)}, {"dur", static_cast<double>(b.to - b.from)}, {"cat", "state"}});
+  }
+  for (const auto& run : t.runs) {
+    events.push_back({{"name", run.what}, {"ph", "X"}, {"pid", 1}, {"tid", run.fiber},
+                      {"ts", static_cast<double>(run.step)}, {"dur", 1.0}, {"cat", "run"}});
+  }
+  // Wake-ups as flows; one whose fiber never ran again has no head and is left out.
+  std::uint64_t id = 1;
+  for (const auto& w : t.wakes) {
+    if (!w.arrived) continue;
+    events.push_back({{"name", "wake"}, {"ph", "s"}, {"cat", "wake"}, {"id", id}, {"pid", 1}, {"tid", w.from},
+                      {"ts", static_cast<double>(w.step)}});
+    events.push_back({{"name", "wake"}, {"ph", "f"}, {"bp", "e"}, {"cat", "wake"}, {"id", id}, {"pid", 1},
+                      {"tid", w.to}, {"ts", static_cast<double>(w.arrives)}});
+    ++id;
+  }
+  return json{{"traceEvents", events}, {"displayTimeUnit", "ns"}}.dump() + "\n";
 }
 
 }  // namespace wsstress::cli

@@ -1,0 +1,28 @@
+// Offline HTML reports (issue #20 point 5): one self-contained file, no
+// network, that a browser opens from disk. A simulated run's report shows its
+// verdict, how to replay it, a timeline of its interleaving drawn from the
+// same Timeline as the Perfetto trace (one lane per fiber, runs, blocked spans,
+// wake-ups, and the fibers nothing woke, in red), each worker's last event of
+// the sleep module, and the state dump. Opened with #selftest, the page reads
+// back the pixels it drew and says what it found (the headless-Chromium test).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "wsstress/sim/sim.hpp"
+#include "wsstress/stress/matrix.hpp"
+
+namespace wsstress::cli {
+
+struct HtmlRunHeader {
+  std::string title;   // e.g. "sim: scenario join, mutant late_is_blocked_lock, seed 7"
+  std::string replay;  // the command that replays the run
+};
+
+std::string sim_html(const sim::SimResult& r, const HtmlRunHeader& header);
+
+// The mutant matrix as a table coloured by outcome, each catch with its replay command.
+std::string matrix_html(const std::vector<stress::MatrixReport>& per_engine);
+
+}  // namespace wsstress::cli
