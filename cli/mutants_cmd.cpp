@@ -106,17 +106,10 @@ int check_command(const CheckOptions& o, const std::string& self) {
   }
   const std::string text = matrix_text(reports);
   std::fwrite(text.data(), 1, text.size(), text_out());
-  int code = kOk, stopped = 0;
-  for (const auto& m : reports) {
-    stopped = stopped != 0 ? stopped : m.stopped_by_signal;
-    for (const auto& row : m.rows) {
-      // An engine that could not run a row leaves the matrix incomplete: the tool's failure.
-      if (row.outcome.rfind("error", 0) == 0) code = kInternal;
-      if (!row.as_expected && code == kOk) code = kFailed;
-    }
-  }
+  int stopped = 0;
+  for (const auto& m : reports) stopped = stopped != 0 ? stopped : m.stopped_by_signal;
   if (stopped == 0) stopped = stress::StopSignals::requested();  // between two engines
-  if (code == kOk && stopped != 0) code = 128 + stopped;
+  int code = matrix_exit_code(reports, stopped);
   if (!o.html_path.empty()) code = write_report("--html", o.html_path, matrix_html(reports), code);
   return o.json_path.empty() ? code : write_report("--json", o.json_path, matrix_json(reports), code);
 }

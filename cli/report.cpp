@@ -229,6 +229,18 @@ std::string matrix_text(const std::vector<stress::MatrixReport>& per_engine) {
   return out;
 }
 
+int matrix_exit_code(const std::vector<stress::MatrixReport>& per_engine, int stopped_by_signal) {
+  int code = kOk;
+  for (const auto& m : per_engine) {
+    for (const auto& row : m.rows) {
+      // An engine that could not run a row leaves the matrix incomplete: the tool's failure.
+      if (row.outcome.rfind("error", 0) == 0) code = kInternal;
+      if (!row.as_expected && code == kOk) code = kFailed;
+    }
+  }
+  return code == kOk && stopped_by_signal != 0 ? 128 + stopped_by_signal : code;
+}
+
 std::string matrix_json(const std::vector<stress::MatrixReport>& per_engine) {
   nlohmann::json engines = nlohmann::json::array();
   nlohmann::json rows = nlohmann::json::array();

@@ -20,6 +20,9 @@ std::string run_report_text(const stress::CampaignReport& r, bool with_dumps);
 std::string run_report_json(const stress::CampaignReport& r);
 // One table, a column per engine (the reports are in the same mutant order).
 std::string matrix_text(const std::vector<stress::MatrixReport>& per_engine);
+// The matrix's exit code: 3 if an engine could not run a row, else 1 if a row
+// is not as the catalog expects, else 128 + the signal that stopped it, else 0.
+int matrix_exit_code(const std::vector<stress::MatrixReport>& per_engine, int stopped_by_signal);
 // One cell of the matrix (text, HTML): how the engine caught the mutant, or what it ran.
 std::string matrix_cell(const std::string& engine, const stress::MatrixRow& row);
 std::string matrix_row_text(const std::string& engine, const stress::MatrixRow& row);

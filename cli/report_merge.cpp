@@ -1,5 +1,6 @@
 // `wsstress report merge SHARD.json...`: the shards of one `run` or `sim`
-// campaign (each run with `--shard I/N --json FILE`) back into one report.
+// campaign (each run with `--shard I/N --json FILE`) back into one report, or
+// the parts of one mutant matrix (`mutants check` split by --engine or --only).
 // The JSON reports are read back into the engines' report structures, checked
 // to be the N shards of one campaign (same schema, scenario, mutant, shape and
 // seed range; every index once), summed, and rendered by the same renderers
@@ -8,6 +9,7 @@
 #include <csignal>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -19,6 +21,7 @@
 #include "exit_codes.hpp"
 #include "output.hpp"
 #include "report.hpp"
+#include "wsstress/stress/catalog.hpp"
 
 namespace wsstress::cli {
 namespace {
@@ -105,19 +108,23 @@ json campaign_identity(json j) {
 void check_shards(const std::vector<Shard>& shards) {
   const json& first = shards.front().doc;
   const std::string schema = first.value("schema", "");
+  for (const Shard& s : shards) {
+    if (s.doc.value("schema", "") != schema) {
+      throw MergeError(s.path + " is a " + s.doc.value("schema", "?") + " report, " + shards.front().path + " a " +
+                       schema + " one");
+    }
+  }
+  if (schema == "wsstress.mutants/2") return;  // parts of a matrix: merge_matrix checks its cells
   if (schema != "wsstress.run/1" && schema != "wsstress.sim/1") {
     throw MergeError(shards.front().path + ": schema '" + schema +
-                     "' has no shards to merge (report merge takes wsstress.run/1 and wsstress.sim/1 reports)");
+                     "' has nothing to merge (report merge takes wsstress.run/1, wsstress.sim/1 and "
+                     "wsstress.mutants/2 reports)");
   }
   const json identity = campaign_identity(first);
   std::uint64_t count = 0;
   in_shard(shards.front(), [&] { count = first.at("seeds").at("shard").at("count").get<std::uint64_t>(); });
   std::vector<const Shard*> seen(count, nullptr);
   for (const Shard& s : shards) in_shard(s, [&] {
-    if (s.doc.value("schema", "") != schema) {
-      throw MergeError(s.path + " is a " + s.doc.value("schema", "?") + " report, " + shards.front().path + " a " +
-                       schema + " one");
-    }
     if (std::string d = first_difference(identity, campaign_identity(s.doc), ""); !d.empty()) {
       throw MergeError(s.path + " is not a shard of the campaign of " + shards.front().path + ": " + d + " differs");
     }
@@ -238,6 +245,81 @@ sim::SimCampaignReport merge_sim(const std::vector<Shard>& shards, std::vector<s
   return r;
 }
 
+// ---- mutants check: parts of one matrix (other engines, other --only mutants) ----
+
+stress::MatrixRow matrix_row(const json& row, const json& r, const std::string& path) {
+  const std::string name = row.at("mutant").get<std::string>();
+  const stress::MutantInfo* info = stress::find_mutant(name);
+  if (info == nullptr) throw MergeError(path + ": unknown mutant '" + name + "'");
+  stress::MatrixRow m;
+  m.mutant = *info;
+  m.mutant.kinds = stress::parse_failure_kinds(row.at("expected_kinds").get<std::string>());  // --expect-kind kept
+  m.scenario = row.at("scenario").get<std::string>();
+  m.caught = r.at("caught").get<bool>();
+  m.outcome = r.at("outcome").get<std::string>();
+  m.message = r.at("message").get<std::string>();
+  m.first_seed = r.at("first_seed").get<std::uint64_t>();
+  m.runs = r.at("runs").get<std::uint64_t>();
+  m.seconds = r.at("seconds").get<double>();
+  m.replay = r.at("replay").get<std::string>();
+  m.kind = static_cast<stress::FailureKind>(stress::parse_failure_kinds(r.at("kind").get<std::string>()));
+  m.kind_as_expected = r.at("kind_as_expected").get<bool>();
+  m.as_expected = r.at("as_expected").get<bool>();
+  return m;
+}
+
+// Parts of one matrix - each engine and mutant cell in exactly one part, the
+// same budget and shape - as the matrix one `mutants check` would have printed.
+std::vector<stress::MatrixReport> merge_matrix(const std::vector<Shard>& parts, int& stopped) {
+  const auto shape = [](const json& j) {
+    return json{{"budget_s", j.at("budget_s")}, {"hang_timeout_s", j.at("hang_timeout_s")}, {"params", j.at("params")}};
+  };
+  json first_shape;
+  in_shard(parts.front(), [&] { first_shape = shape(parts.front().doc); });
+  std::vector<std::string> engines;
+  std::map<std::string, std::map<std::string, std::pair<stress::MatrixRow, std::string>>> cells;  // engine, mutant
+  for (const Shard& p : parts) in_shard(p, [&] {
+    if (std::string d = first_difference(first_shape, shape(p.doc), ""); !d.empty()) {
+      throw MergeError(p.path + " is not a part of the matrix of " + parts.front().path + ": " + d + " differs");
+    }
+    if (stopped == 0) stopped = signal_of(p.doc.at("stopped_by"));
+    for (const json& row : p.doc.at("rows")) {
+      for (auto it = row.at("results").begin(); it != row.at("results").end(); ++it) {
+        if (std::find(engines.begin(), engines.end(), it.key()) == engines.end()) engines.push_back(it.key());
+        const std::string mutant = row.at("mutant").get<std::string>();
+        auto [at, fresh] = cells[it.key()].try_emplace(mutant, stress::MatrixRow{}, p.path);
+        if (!fresh) throw MergeError(mutant + " on " + it.key() + " appears twice: " + at->second.second + " and " + p.path);
+        at->second.first = matrix_row(row, it.value(), p.path);
+      }
+    }
+  });
+  std::vector<stress::MatrixReport> reports;
+  for (const std::string& engine : engines) {
+    stress::MatrixReport m;
+    m.spec.engine = engine;
+    in_shard(parts.front(), [&] {
+      const json& j = parts.front().doc;
+      m.spec.budget_s = j.at("budget_s").get<double>();
+      m.spec.hang_timeout_s = j.at("hang_timeout_s").get<double>();
+      m.spec.base.threads = j.at("params").at("threads").get<std::size_t>();
+      m.spec.base.pools = j.at("params").at("pools").get<std::size_t>();
+      m.spec.base.iterations = j.at("params").at("iterations").get<std::size_t>();
+      m.spec.sim_iterations = j.at("params").at("sim_iterations").get<std::size_t>();
+      m.spec.base.noise = j.at("params").at("noise").get<int>();
+    });
+    for (const stress::MutantInfo& info : stress::mutant_catalog()) {  // rows in the catalog's order
+      const bool anywhere = std::any_of(engines.begin(), engines.end(), [&](const std::string& e) { return cells[e].count(info.name) != 0; });
+      if (!anywhere) continue;
+      auto it = cells[engine].find(info.name);
+      if (it == cells[engine].end()) throw MergeError(info.name + " on " + engine + " is in no report: the matrix would have a hole");
+      m.rows.push_back(it->second.first);
+      m.elapsed_s += it->second.first.seconds;
+    }
+    reports.push_back(std::move(m));
+  }
+  return reports;
+}
+
 struct MergeOptions {
   std::vector<std::string> paths;
   std::string json_path;
@@ -258,6 +340,15 @@ int merge_command(const MergeOptions& o) {
   const std::string header = "report merge: " + std::to_string(shards.size()) + " shard(s) of one " +
                              shards.front().doc.at("schema").get<std::string>() +
                              " campaign (times are the shards' summed)\n";
+  if (shards.front().doc.at("schema") == "wsstress.mutants/2") {
+    int stopped = 0;
+    const std::vector<stress::MatrixReport> reports = merge_matrix(shards, stopped);
+    const int code = matrix_exit_code(reports, stopped);
+    const std::string text = "report merge: " + std::to_string(shards.size()) + " part(s) of one mutant matrix\n";
+    const std::string out = o.quiet ? "" : text + matrix_text(reports);
+    std::fwrite(out.data(), 1, out.size(), text_out());
+    return o.json_path.empty() ? code : write_report("--json", o.json_path, matrix_json(reports), code);
+  }
   if (shards.front().doc.at("schema") == "wsstress.run/1") {
     const stress::CampaignReport r = merge_run(shards);
     return print(header, run_report_text(r, true), o, run_report_json(r), verdict_of(r));
@@ -279,10 +370,11 @@ Subcommand add_report(CLI::App& parent) {
   CLI::App* cmd = parent.add_subcommand("report", "work with the JSON reports of other runs");
   cmd->require_subcommand(1);
   CLI::App* merge = cmd->add_subcommand(
-      "merge", "merge the shard reports of one `run` or `sim` campaign (--shard I/N --json FILE) into one report, "
-               "with the verdict and exit code of the unsharded campaign");
+      "merge", "merge the shard reports of one `run` or `sim` campaign (--shard I/N --json FILE), or the parts of "
+               "one `mutants check` matrix (split by --engine or --only), into one report with the verdict and exit "
+               "code of the whole");
   auto o = std::make_shared<MergeOptions>();
-  merge->add_option("reports", o->paths, "the shards' JSON reports (wsstress.run/1 or wsstress.sim/1), each once")
+  merge->add_option("reports", o->paths, "the JSON reports (wsstress.run/1, wsstress.sim/1, wsstress.mutants/2)")
       ->required()
       ->check(CLI::ExistingFile);
   add_json(merge, o->json_path, "write the merged report as JSON (the shards' schema)");

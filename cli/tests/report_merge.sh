@@ -2,8 +2,9 @@
 # `wsstress report merge` (issue #20): a sweep run as 4 shards and merged must
 # be the unsharded sweep - in the simulator (deterministic) the whole JSON
 # report but the times and state dumps, with the same exit code; on real threads the runs,
-# seeds and verdict - and every input that is not all shards of one campaign,
-# once each, is refused with one line and exit 2.
+# seeds and verdict - and so must a mutant matrix run in parts; every input
+# that is not all shards of one campaign, once each, is refused with one line
+# and exit 2.
 # Usage: report_merge.sh WSSTRESS SCRATCH_DIR
 set -uo pipefail
 ws=$1 scratch=$2
@@ -35,6 +36,20 @@ for key in '"runs": 40' '"planned": 40' '"verdict": "pass"' '"count": 1'; do
   grep -q "$key" run-merged.json || fail "the merged run report lacks $key"
 done
 
+# A mutant matrix in three parts (by --engine and by --only): the same cells
+# as one run of both engines; seeds run and seconds depend on the machine.
+only=none,cross_is_cold,jec_carry  # each caught at a low seed by both engines, or never
+"$ws" mutants check --engine sim-sc,sim-random --only $only --max-seconds 2 --json matrix.json >/dev/null ||
+  fail "the whole matrix is not as expected"
+"$ws" mutants check --engine sim-sc --only none,cross_is_cold --max-seconds 2 --json part-a.json >/dev/null
+"$ws" mutants check --engine sim-sc --only jec_carry --max-seconds 2 --json part-b.json >/dev/null
+"$ws" mutants check --engine sim-random --only $only --max-seconds 2 --json part-c.json >/dev/null
+"$ws" report merge part-b.json part-a.json part-c.json --json matrix-merged.json >/dev/null ||
+  fail "the merged matrix is not as expected"
+machine_free() { grep -v -e '"runs"' -e '"seconds"' "$1"; }
+diff <(machine_free matrix.json) <(machine_free matrix-merged.json) >matrix.diff ||
+  fail "the merged matrix differs from the whole one: $(head -c 2000 matrix.diff)"
+
 # Refusals: one line, exit 2.
 expect_refusal() {
   local text=$1; shift
@@ -52,5 +67,7 @@ expect_refusal "mutant differs" sim0.json other.json sim2.json sim3.json
 echo '{' >broken.json
 expect_refusal "broken.json: not a JSON report" broken.json
 echo '{"schema": "wsstress.fuzz/1"}' >fuzz.json
-expect_refusal "has no shards to merge" fuzz.json
+expect_refusal "has nothing to merge" fuzz.json
+expect_refusal "jec_carry on sim-sc is in no report" part-a.json part-c.json
+expect_refusal "jec_carry on sim-sc appears twice" part-a.json part-b.json part-b.json part-c.json
 echo "report_merge: ok"
