@@ -55,6 +55,8 @@ void in_shard(const Shard& s, F&& f) {
     f();
   } catch (const json::exception& e) {
     throw MergeError(s.path + ": a field is missing or has the wrong type (" + std::string(e.what()) + ")");
+  } catch (const std::logic_error& e) {  // std::stoull of a trace hash that is not hex
+    throw MergeError(s.path + ": a value is malformed (" + std::string(e.what()) + ")");
   }
 }
 
@@ -129,7 +131,9 @@ void check_shards(const std::vector<Shard>& shards) {
       throw MergeError(s.path + " is not a shard of the campaign of " + shards.front().path + ": " + d + " differs");
     }
     const std::uint64_t index = s.doc.at("seeds").at("shard").at("index").get<std::uint64_t>();
-    if (index >= count) throw MergeError(s.path + ": shard index " + std::to_string(index) + " is not below " + std::to_string(count));
+    if (index >= count) {
+      throw MergeError(s.path + ": shard index " + std::to_string(index) + " is not below " + std::to_string(count));
+    }
     if (seen[index] != nullptr) {
       throw MergeError("shard " + std::to_string(index) + "/" + std::to_string(count) + " appears twice: " +
                        seen[index]->path + " and " + s.path);
@@ -225,7 +229,9 @@ sim::SimCampaignReport merge_sim(const std::vector<Shard>& shards, std::vector<s
     add_outcome(r, s.doc);
     r.executions += s.doc.at("executions").get<std::uint64_t>();
     r.steps += s.doc.at("steps").get<std::uint64_t>();
-    if (s.doc.at("dfs_exhausted").is_boolean()) r.dfs_exhausted = r.dfs_exhausted && s.doc.at("dfs_exhausted").get<bool>();
+    if (s.doc.at("dfs_exhausted").is_boolean()) {
+      r.dfs_exhausted = r.dfs_exhausted && s.doc.at("dfs_exhausted").get<bool>();
+    }
     for (const json& f : s.doc.at("failures")) {
       sim::SimFailure sf;
       sf.seed = f.at("seed").get<std::uint64_t>();
@@ -288,7 +294,9 @@ std::vector<stress::MatrixReport> merge_matrix(const std::vector<Shard>& parts, 
         if (std::find(engines.begin(), engines.end(), it.key()) == engines.end()) engines.push_back(it.key());
         const std::string mutant = row.at("mutant").get<std::string>();
         auto [at, fresh] = cells[it.key()].try_emplace(mutant, stress::MatrixRow{}, p.path);
-        if (!fresh) throw MergeError(mutant + " on " + it.key() + " appears twice: " + at->second.second + " and " + p.path);
+        if (!fresh) {
+          throw MergeError(mutant + " on " + it.key() + " appears twice: " + at->second.second + " and " + p.path);
+        }
         at->second.first = matrix_row(row, it.value(), p.path);
       }
     }
@@ -308,10 +316,13 @@ std::vector<stress::MatrixReport> merge_matrix(const std::vector<Shard>& parts, 
       m.spec.base.noise = j.at("params").at("noise").get<int>();
     });
     for (const stress::MutantInfo& info : stress::mutant_catalog()) {  // rows in the catalog's order
-      const bool anywhere = std::any_of(engines.begin(), engines.end(), [&](const std::string& e) { return cells[e].count(info.name) != 0; });
+      const bool anywhere =
+          std::any_of(engines.begin(), engines.end(), [&](const std::string& e) { return cells[e].count(info.name) != 0; });
       if (!anywhere) continue;
       auto it = cells[engine].find(info.name);
-      if (it == cells[engine].end()) throw MergeError(info.name + " on " + engine + " is in no report: the matrix would have a hole");
+      if (it == cells[engine].end()) {
+        throw MergeError(info.name + " on " + engine + " is in no report: the matrix would have a hole");
+      }
       m.rows.push_back(it->second.first);
       m.elapsed_s += it->second.first.seconds;
     }

@@ -81,9 +81,13 @@ Timeline build_timeline(const sim::SimResult& r) {
     if (auto lo = last_op.find(p.fiber); lo != last_op.end() && blocks(lo->second) && last_step[p.fiber] + 1 < p.step) {
       t.blocked.push_back({p.fiber, last_step[p.fiber] + 1, p.step, sim::to_string(lo->second), false});
     }
-    t.runs.push_back({p.fiber, p.step, std::string(sim::to_string(p.op)) + " " + short_file(p.file) + ":" + std::to_string(p.line)});
+    t.runs.push_back(
+        {p.fiber, p.step, std::string(sim::to_string(p.op)) + " " + short_file(p.file) + ":" + std::to_string(p.line)});
     if (auto f = pending.find(p.fiber); f != pending.end()) {
-      for (std::size_t w : f->second) t.wakes[w].arrives = p.step, t.wakes[w].arrived = true;
+      for (std::size_t w : f->second) {
+        t.wakes[w].arrives = p.step;
+        t.wakes[w].arrived = true;
+      }
       pending.erase(f);
     }
     last_step[p.fiber] = p.step;
