@@ -4,6 +4,7 @@
 #include "html.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "report.hpp"
@@ -149,7 +150,9 @@ std::string matrix_html(const std::vector<stress::MatrixReport>& per_engine) {
   std::string body = "<h1>wsstress mutant matrix</h1>\n";
   if (per_engine.empty()) return page("wsstress mutant matrix", body);
   const auto& first = per_engine.front();
-  body += "<p>budget " + std::to_string(first.spec.budget_s) + " s per mutant and engine; green caught, grey clean, "
+  char budget[32];
+  std::snprintf(budget, sizeof budget, "%g", first.spec.budget_s);
+  body += std::string("<p>budget ") + budget + " s per mutant and engine; green caught, grey clean, "
           "red not as the catalog expects, orange an engine error</p>\n<table>\n<tr><th>mutant</th><th>scenario</th>";
   for (const auto& m : per_engine) body += "<th>" + escape(m.spec.engine) + "</th>";
   body += "</tr>\n";

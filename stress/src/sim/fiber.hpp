@@ -7,10 +7,9 @@
 
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <string>
-#include <typeindex>
 #include <utility>
+#include <vector>
 
 #include "store_buffer.hpp"
 #include "wsstress/sim/sim.hpp"
@@ -20,6 +19,13 @@ namespace wsstress::sim {
 
 enum class FiberState { Runnable, BlockedMutex, BlockedCond, BlockedJoin, Sleeping, Done };
 const char* to_string(FiberState s) noexcept;
+
+// One thread_local_slot value of a fiber (Scheduler::tls).
+struct TlsSlot {
+  const void* key;
+  void* value;
+  void (*destroy)(void*);
+};
 
 struct Fiber {
   std::uint32_t id = 0;
@@ -34,7 +40,7 @@ struct Fiber {
   std::uint64_t wake_at = 0;
   std::function<void()> body;
   StoreBuffer buffer;
-  std::map<std::type_index, std::pair<void*, void (*)(void*)>> tls;
+  std::vector<TlsSlot> tls;  // the fiber's thread_local_slot values
   SrcLoc loc{};
   // The last point outside the system headers: a lock taken through
   // std::unique_lock is located in <unique_lock.h>, so a verdict about it

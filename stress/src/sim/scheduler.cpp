@@ -195,7 +195,7 @@ Fiber* Scheduler::spawn_fiber(std::string name, std::function<void()> body) {
 
 void Scheduler::finish(Fiber* f) {
   if (tso()) f->buffer.drain();
-  for (auto& [key, entry] : f->tls) entry.second(entry.first);
+  for (auto it = f->tls.rbegin(); it != f->tls.rend(); ++it) it->destroy(it->value);  // as thread_locals: reverse order
   f->tls.clear();
   if (f->slot) {
     stress::WorkerTable::get().release(f->slot);

@@ -49,7 +49,7 @@ class Scheduler {
   void join(std::uint32_t id);
   void sleep_ns(std::uint64_t ns);
   void spin_wait(SrcLoc loc);
-  void* tls(std::type_index key, void* (*make)(), void (*destroy)(void*));
+  void* tls(const void* key, void* (*make)(), void (*destroy)(void*));
   std::uint64_t next_seed() { return seed_stream_.next() | 1; }
 
  private:

@@ -96,7 +96,7 @@ std::uint32_t spawn(std::string name, std::function<void()> body) { return sched
 void join(std::uint32_t fiber) { sched().join(fiber); }
 void sleep_ns(std::uint64_t ns) { sched().sleep_ns(ns); }
 void spin_wait(SrcLoc loc) { sched().spin_wait(loc); }
-void* tls(std::type_index key, void* (*make)(), void (*destroy)(void*)) { return sched().tls(key, make, destroy); }
+void* tls(const void* key, void* (*make)(), void (*destroy)(void*)) { return sched().tls(key, make, destroy); }
 std::uint64_t next_seed() { return t_sched ? sched().next_seed() : 1; }
 }  // namespace detail
 

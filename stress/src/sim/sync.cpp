@@ -109,12 +109,15 @@ void Scheduler::spin_wait(SrcLoc loc) {
   block(FiberState::Sleeping, nullptr);
 }
 
-void* Scheduler::tls(std::type_index key, void* (*make)(), void (*destroy)(void*)) {
-  auto& m = current_->tls;
-  auto it = m.find(key);
-  if (it != m.end()) return it->second.first;
+// A fiber has a handful of slots: a linear search by address beats a map
+// keyed by type (whose compares were strcmp of type names at every lookup).
+void* Scheduler::tls(const void* key, void* (*make)(), void (*destroy)(void*)) {
+  auto& slots = current_->tls;
+  for (const TlsSlot& s : slots) {
+    if (s.key == key) return s.value;
+  }
   void* p = make();
-  m.emplace(key, std::make_pair(p, destroy));
+  slots.push_back({key, p, destroy});
   return p;
 }
 

@@ -41,7 +41,6 @@
 #include <string>
 #include <system_error>
 #include <type_traits>
-#include <typeindex>
 #include <vector>
 
 #include "wsstress/pool/platform/concept.hpp"
@@ -144,7 +143,8 @@ std::uint32_t spawn(std::string name, std::function<void()> body);
 void join(std::uint32_t fiber);
 void sleep_ns(std::uint64_t ns);
 void spin_wait(SrcLoc loc);
-void* tls(std::type_index key, void* (*make)(), void (*destroy)(void*));
+// A fiber's thread-local slot for `key` (one address per slot), made on first use.
+void* tls(const void* key, void* (*make)(), void (*destroy)(void*));
 std::uint64_t next_seed();
 }  // namespace detail
 
@@ -321,8 +321,8 @@ struct SimPlatform {
   static void spin_loop_hint(SrcLoc loc = SrcLoc::here()) noexcept { detail::spin_wait(loc); }
   template <class Tag, class T>
   static T& thread_local_slot() noexcept {
-    return *static_cast<T*>(detail::tls(std::type_index(typeid(std::pair<Tag*, T*>)),
-                                        [] { return static_cast<void*>(new T{}); },
+    static const char key = 0;  // one object per (Tag, T): its address names the slot, no type-name compare
+    return *static_cast<T*>(detail::tls(&key, [] { return static_cast<void*>(new T{}); },
                                         [](void* p) { delete static_cast<T*>(p); }));
   }
   static std::uint64_t next_rng_seed() noexcept { return detail::next_seed(); }
