@@ -60,7 +60,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace wsstress;
   static std::string program_text;
   // Built at the first input, after the engine installed its crash handlers,
-  // so that the campaign's chain to them; it stays up for the process (a
+  // so that the campaign's handlers chain to them; it stays up for the process (a
   // watchdog thread per input cost more than most programs' runs).
   static stress::ResidentCampaign campaign("wsstress", [] {
     stress::CampaignHooks hooks;
