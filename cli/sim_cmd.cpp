@@ -45,36 +45,38 @@ HtmlRunHeader html_header(const sim::Repro& r, const std::string& repro_path) {
           "wsstress replay " + repro_path + " --trace"};
 }
 
-// Writes an output file the trace renders into, and says where; false (said
-// on stderr) if it could not be written.
-bool write_rendered(const char* option, const char* label, const std::string& path, const std::string& text,
-                    const char* what, bool quiet) {
-  if (const Result<void> written = write_output(path, text); !written) {
-    std::fprintf(stderr, "wsstress: error: %s: %s\n", option, written.error().c_str());
-    return false;
-  }
-  if (!quiet) std::fprintf(text_out(), "%s: %s (%s)\n", label, path.c_str(), what);
-  return true;
-}
-
-// Re-runs a reproducer with its trace recorded, and writes what was asked.
-int emit_trace(const sim::Repro& r, bool text, const std::string& out_path, const std::string& html_path,
-               const std::string& repro_path, bool quiet = false) {
-  sim::SimConfig cfg = r.config;
-  cfg.record_trace = true;
-  sim::SimResult res = sim::find_sim_runner(r.spec.mutant)(r.spec, cfg);
+// A run's trace, as asked: printed (--trace), as a Perfetto file (--trace-out)
+// and as an HTML page (--html), each written file said. False if a file could
+// not be written (said on stderr by write_report).
+bool write_traces(const sim::SimResult& res, bool text, const std::string& out_path, const std::string& html_path,
+                  const HtmlRunHeader& header, bool quiet) {
   if (text) {
     const std::string t = trace_text(res);
     std::fwrite(t.data(), 1, t.size(), text_out());
   }
   bool ok = true;
+  const auto write = [&](const char* option, const char* label, const std::string& path, const std::string& body,
+                         const char* what) {
+    if (write_report(option, path, body, kOk) != kOk) {
+      ok = false;
+    } else if (!quiet) {
+      std::fprintf(text_out(), "%s: %s (%s)\n", label, path.c_str(), what);
+    }
+  };
   if (!out_path.empty()) {
-    ok = write_rendered("--trace-out", "trace", out_path, trace_perfetto(res), "Chrome trace-event JSON; open it in ui.perfetto.dev", quiet);
+    write("--trace-out", "trace", out_path, trace_perfetto(res), "Chrome trace-event JSON; open it in ui.perfetto.dev");
   }
-  if (!html_path.empty()) {
-    ok = write_rendered("--html", "html", html_path, sim_html(res, html_header(r, repro_path)), "open it in a browser, offline", quiet) && ok;
-  }
-  return ok ? kOk : kInternal;
+  if (!html_path.empty()) write("--html", "html", html_path, sim_html(res, header), "open it in a browser, offline");
+  return ok;
+}
+
+// Re-runs a reproducer with its trace recorded, and writes what was asked.
+void emit_trace(const sim::Repro& r, bool text, const std::string& out_path, const std::string& html_path,
+                const std::string& repro_path, bool quiet) {
+  sim::SimConfig cfg = r.config;
+  cfg.record_trace = true;
+  const sim::SimResult res = sim::find_sim_runner(r.spec.mutant)(r.spec, cfg);
+  write_traces(res, text, out_path, html_path, html_header(r, repro_path), quiet);
 }
 
 void print_shrink(const sim::ShrinkReport& s) {
@@ -229,19 +231,8 @@ int replay_run(const ReplayOptions& o, const Result<sim::Repro>& r) {
     stress::ByteSource src(reinterpret_cast<const std::uint8_t*>(r->spec.input.data()), r->spec.input.size());
     std::fprintf(text_out(), "program: %s", stress::Program::decode(src).render().c_str());
   }
-  if (o.trace) {
-    const std::string t = trace_text(res);
-    std::fwrite(t.data(), 1, t.size(), text_out());
-  }
-  bool unwritten = false;  // an output failed: said on stderr; the verdict below still stands
-  if (!o.trace_out.empty()) {
-    unwritten = !write_rendered("--trace-out", "trace", o.trace_out, trace_perfetto(res),
-                                "Chrome trace-event JSON; open it in ui.perfetto.dev", false);
-  }
-  if (!o.html_path.empty()) {
-    unwritten = !write_rendered("--html", "html", o.html_path, sim_html(res, html_header(*r, o.file)),
-                                "open it in a browser, offline", false) || unwritten;
-  }
+  // An output that failed is said on stderr; the verdict below still stands.
+  bool unwritten = !write_traces(res, o.trace, o.trace_out, o.html_path, html_header(*r, o.file), false);
   const bool reproduced = print_replay_verdict(*r, res);
   if (o.shrink && reproduced && r->verdict != "crash") {
     const std::optional<sim::Repro> shrunk = shrink_guarded(*r, false);
