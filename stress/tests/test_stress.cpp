@@ -176,8 +176,9 @@ TEST(Campaign, MaxSecondsStopsASweep) {
 }
 
 // A fuzz target's campaign: specs change between runs, and the time between
-// two runs (the engine mutating inputs) is not a hang: with a 0.2 s timeout,
-// 0.5 s idle would end the process through the fatal hook if it counted.
+// two runs (the engine mutating inputs) is not a hang: with a 1 s timeout,
+// 1.5 s idle would end the process through the fatal hook if it counted (1 s,
+// not less: a loaded machine must not stall a real-thread run that long).
 TEST(ResidentCampaign, RunsOneSeedPerCallAndIdlesBetweenCallsWithoutAHang) {
   CampaignHooks hooks;
   hooks.fatal = [](const CampaignReport&) { std::abort(); };
@@ -185,15 +186,15 @@ TEST(ResidentCampaign, RunsOneSeedPerCallAndIdlesBetweenCallsWithoutAHang) {
     ResidentCampaign resident("wsstress", hooks);
     RunSpec join = spec_for("join");
     join.iterations = 1;
-    join.timeout_s = 0.2;
+    join.timeout_s = 1;
     CampaignReport r = resident.run(join, 7);
     EXPECT_EQ(r.runs, 1u);
     EXPECT_TRUE(r.failures.empty());
     EXPECT_EQ(r.spec.seeds.from, 7u);
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
     RunSpec cross = spec_for("cross");
     cross.iterations = 1;
-    cross.timeout_s = 0.2;
+    cross.timeout_s = 1;
     r = resident.run(cross, 8);
     EXPECT_EQ(r.runs, 1u);
     EXPECT_TRUE(r.failures.empty());
