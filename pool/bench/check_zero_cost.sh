@@ -17,6 +17,15 @@ if [ "$traced_hits" -eq 0 ]; then echo "control: the traced probe shows no hook;
 # The production join fast path calls no out-of-line function of the pool
 # except the cold paths (in_worker_cold for a caller outside any pool).
 calls=$(objdump -d --no-show-raw-insn -C "$prod" | awk '/<wsstress_probe_join>:/{f=1;next} /^$/{f=0} f' | grep -c 'call')
+# The SeqCst fences are rustc's instruction for rayon-core's (StdPlatform::fence):
+# a locked no-op below the live stack, never on (%rsp) itself nor an mfence.
+if [ "$(uname -m)" = x86_64 ]; then
+  asm=$(objdump -d --no-show-raw-insn "$prod")
+  below=$(echo "$asm" | grep -cE 'lock orl \$0x0,-0x40\(%rsp\)')
+  other=$(echo "$asm" | grep -cE 'mfence|lock orq \$0x0,\(%rsp\)')
+  echo "production probe: $below SeqCst fences as lock orl \$0,-64(%rsp), $other as mfence or lock orq \$0,(%rsp)"
+  if [ "$below" -eq 0 ] || [ "$other" -ne 0 ]; then echo "the SeqCst fence is not rayon-core's instruction"; fail=1; fi
+fi
 echo "production probe: 0 instrumentation symbols; library: 0; traced control: $traced_hits hook references; join probe: $calls calls"
 [ "$fail" -eq 0 ] && echo "zero-cost check: ok"
 exit $fail

@@ -62,6 +62,8 @@ def key_of(name):
 
 
 def parse(output):
+    if not output.strip():
+        return {}  # Google Benchmark prints nothing when --filter matches none of its workloads
     data = json.loads(output)
     out = {}
     for b in data.get("benchmarks", []):
@@ -122,6 +124,8 @@ def main():
             for k, v in runners[lib]().items():
                 samples[lib].setdefault(k, []).append(v)
 
+    if not samples["wsstress"]:
+        fail(f"--filter {a.filter!r} matches no workload")
     rows = []
     for name, what, unit in WORKLOADS:
         for threads in (1, 2):

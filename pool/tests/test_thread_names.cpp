@@ -64,7 +64,9 @@ std::size_t own_stack_size() {
 // (RUST_MIN_STACK, else 2 MiB), not the OS default (8 MiB under the usual ulimit).
 TEST(ThreadStacks, AWorkerGetsRustsDefaultStackUnlessTheBuilderSetsOne) {
   const std::size_t rust_default = StdPlatform::rust_min_stack();
-  if (std::getenv("RUST_MIN_STACK") == nullptr) EXPECT_EQ(rust_default, std::size_t{2} << 20);
+  if (std::getenv("RUST_MIN_STACK") == nullptr) {
+    EXPECT_EQ(rust_default, std::size_t{2} << 20);
+  }
   Pool pool(Builder().num_threads(1));
   const std::size_t got = pool.install([] { return own_stack_size(); });
   EXPECT_GE(got + 64 * 1024, rust_default);

@@ -83,10 +83,7 @@ class Deque {
   enum class Flavor { Lifo, Fifo };
   static constexpr std::size_t kMinCap = 64;
 
-  explicit Deque(Flavor flavor = Flavor::Lifo)
-      : flavor_(flavor), front_(0), back_(0), cached_(new Buffer(kMinCap)), buffer_(cached_) {
-    cache_owner_view();
-  }
+  explicit Deque(Flavor flavor = Flavor::Lifo) : Deque(flavor, new Buffer(kMinCap)) {}
 
   Deque(const Deque&) = delete;
   Deque& operator=(const Deque&) = delete;
@@ -101,7 +98,8 @@ class Deque {
   // ---- owner side (one thread at a time; the broadcast queues serialise their
   // many pushers with the registry's mutex) ----
 
-  void push(JobRef job) noexcept {
+  // Inlined into join, as rustc inlines crossbeam's push into join_context.
+  [[gnu::always_inline]] void push(JobRef job) noexcept {
     const std::int64_t b = back_.load(std::memory_order_relaxed);
     const std::int64_t f = front_.load(std::memory_order_acquire);
     if (b - f > static_cast<std::int64_t>(cached_mask_)) resize((cached_mask_ + 1) * 2);
@@ -204,6 +202,13 @@ class Deque {
     std::unique_ptr<Atomic<JobHeader*>[]> slots;
   };
 
+  // Initialises `buffer_` without an atomic operation, as the engines'
+  // platforms would count one as a scheduling point.
+  Deque(Flavor flavor, Buffer* buffer)
+      : flavor_(flavor), front_(0), back_(0), buffer_(buffer), cached_(buffer) {
+    cache_owner_view();
+  }
+
   void cache_owner_view() noexcept {
     cached_slots_ = cached_->slots.get();
     cached_mask_ = cached_->cap - 1;
@@ -228,8 +233,12 @@ class Deque {
   }
 
   const Flavor flavor_;
+  // crossbeam's layout (a CachePadded Inner whose buffer is CachePadded too):
+  // `front` and `back` share a line, so a join polled by a thief moves one
+  // line instead of two (pool/README.md, item 15).
   alignas(128) Atomic<std::int64_t> front_;
-  alignas(128) Atomic<std::int64_t> back_;
+  Atomic<std::int64_t> back_;
+  alignas(128) Atomic<Buffer*> buffer_;
   // Owner-side copy of the current buffer, so the owner never loads `buffer_`,
   // with its slots and index mask copied here so that push and pop reach a
   // slot with one load instead of two dependent ones.
@@ -237,7 +246,6 @@ class Deque {
   Atomic<JobHeader*>* cached_slots_ = nullptr;
   std::size_t cached_mask_ = 0;
   std::vector<Buffer*> retired_;
-  Atomic<Buffer*> buffer_;
 };
 
 }  // namespace wsstress::pool

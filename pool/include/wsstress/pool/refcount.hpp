@@ -18,13 +18,7 @@
 
 #include <cstdlib>
 
-#if defined(__SANITIZE_THREAD__)
-#define WSSTRESS_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define WSSTRESS_TSAN 1
-#endif
-#endif
+#include "wsstress/pool/platform/sanitizers.hpp"
 
 namespace wsstress::pool {
 

@@ -29,6 +29,7 @@
 #include "wsstress/pool/parse_usize.hpp"
 #include "wsstress/pool/platform/concept.hpp"
 #include "wsstress/pool/platform/num_cpus.hpp"
+#include "wsstress/pool/platform/sanitizers.hpp"
 #include "wsstress/pool/platform/splitmix64.hpp"
 
 namespace wsstress::pool {
@@ -44,7 +45,20 @@ struct StdPlatform {
   static constexpr bool kTraced = false;
   static constexpr bool kCheckInvariants = false;
 
-  static void fence(std::memory_order order) noexcept { std::atomic_thread_fence(order); }
+  // A SeqCst fence is the locked no-op rustc emits for rayon-core's fences on
+  // x86-64 (`lock orl $0,-64(%rsp)`, below the live stack slots); g++ locks
+  // (%rsp) itself, and on Intel the loads of that slot after the fence wait
+  // for it: fib ran 1.6x rayon-core's time (pool/README.md, item 15). Both
+  // are the same full barrier; TSan keeps the standard call it understands.
+  static void fence(std::memory_order order) noexcept {
+#if defined(__x86_64__) && !defined(WSSTRESS_TSAN)
+    if (order == std::memory_order_seq_cst) {
+      asm volatile("lock orl $0, -64(%%rsp)" ::: "memory", "cc");
+      return;
+    }
+#endif
+    std::atomic_thread_fence(order);
+  }
   static void yield_now() noexcept { std::this_thread::yield(); }
 
   template <class Tag, class T>
