@@ -46,10 +46,10 @@ struct StdPlatform {
   static constexpr bool kCheckInvariants = false;
 
   // A SeqCst fence is the locked no-op rustc emits for rayon-core's fences on
-  // x86-64 (`lock orl $0,-64(%rsp)`, below the live stack slots); g++ locks
-  // (%rsp) itself, and on Intel the loads of that slot after the fence wait
-  // for it: fib ran 1.6x rayon-core's time (pool/README.md, item 15). Both
-  // are the same full barrier; TSan keeps the standard call it understands.
+  // x86-64 (`lock orl $0,-64(%rsp)`, below the live stack slots); with g++'s
+  // own (`lock orq $0,(%rsp)`, on the slot the next loads read) fib ran 1.6x
+  // rayon-core's time on Intel (pool/README.md, item 15). Both are the same
+  // full barrier; TSan keeps the standard call it understands.
   static void fence(std::memory_order order) noexcept {
 #if defined(__x86_64__) && !defined(WSSTRESS_TSAN)
     if (order == std::memory_order_seq_cst) {
