@@ -156,9 +156,19 @@ void read_outcome(const ChildEnd& end, const std::string& result, const std::str
     row.replay = r->replay;
     if (r->caught && r->at_seconds >= 0) row.seconds = r->at_seconds;
   } else {
-    row.outcome = "error (exit " + std::to_string(WIFEXITED(end.status) ? WEXITSTATUS(end.status) : -1) + ")";
+    const std::string code = std::to_string(WIFEXITED(end.status) ? WEXITSTATUS(end.status) : -1);
     const std::string e = slurp(err);
-    row.message = e.substr(0, e.find('\n'));
+    if (e.find("ERROR: AddressSanitizer: ") != std::string::npos) {
+      // ASan ends a process with an exit code (1), not a signal: the pool
+      // crashed in the child (a fuzz engine's conversion runs the finding in
+      // process), and its report, not the banner above it, is the message.
+      row.caught = true;
+      row.outcome = "crash (exit " + code + ")";
+      read_crash(e, row);
+    } else {
+      row.outcome = "error (exit " + code + ")";
+      row.message = e.substr(0, e.find('\n'));
+    }
   }
 }
 

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <set>
 #include <stdexcept>
 #include <thread>
@@ -140,6 +142,55 @@ TEST(Oracle, AFailedCheckIsABugWithTheFirstMessage) {
   Verdict v = c.verdict();
   EXPECT_EQ(v.kind, VerdictKind::Bug);
   EXPECT_EQ(v.message, "first (and 1 more)");
+}
+
+// A check's message may be a callable: built only when the check fails
+// (checks run at every leaf; an eager message cost an allocation each).
+TEST(Oracle, ACheckBuildsItsMessageOnlyWhenItFails) {
+  Ctx<NoisyPlatform, wsstress::pool::NoMutants> c(spec_for("join"), 1);
+  int built = 0;
+  c.check(true, [&] {
+    ++built;
+    return std::string("never");
+  });
+  EXPECT_EQ(built, 0);
+  EXPECT_FALSE(c.failed());
+  c.check(false, [&] {
+    ++built;
+    return "leaf ran " + std::to_string(2) + " times";
+  });
+  EXPECT_EQ(built, 1);
+  EXPECT_EQ(c.verdict().message, "leaf ran 2 times");
+}
+
+// A child that ASan ends (exit 1 and a report, not a signal) crashed the pool
+// under test: a catch with the report's line, not an engine error with its
+// banner. A child that exits 1 without a report stays an engine error.
+TEST(Matrix, AnAsanExitIsACrashWithTheReportsLine) {
+  const auto matrix_with = [](bool asan_report) {
+    MatrixEngine e;
+    e.run = [asan_report](const MatrixSpec&, const MutantInfo&, const std::string&, const Deliver&) -> EngineResult {
+      std::fprintf(stderr, "=================================================================\n");
+      if (asan_report) std::fprintf(stderr, "==7==ERROR: AddressSanitizer: stack-buffer-underflow on address 0x7f\n");
+      std::fflush(stderr);
+      std::_Exit(1);
+    };
+    MatrixSpec spec;
+    spec.engine = "fuzz-schedule";
+    spec.budget_s = 5;
+    spec.only = {"deque_pop_no_fence"};
+    return run_matrix(spec, e, nullptr);
+  };
+  const MatrixReport crashed = matrix_with(true);
+  ASSERT_EQ(crashed.rows.size(), 1u);
+  EXPECT_TRUE(crashed.rows[0].caught);
+  EXPECT_EQ(crashed.rows[0].outcome, "crash (exit 1)");
+  EXPECT_EQ(crashed.rows[0].message, "ERROR: AddressSanitizer: stack-buffer-underflow on address 0x7f");
+  EXPECT_EQ(crashed.rows[0].kind, FailureKind::Crash);
+  const MatrixReport failed = matrix_with(false);
+  ASSERT_EQ(failed.rows.size(), 1u);
+  EXPECT_FALSE(failed.rows[0].caught);
+  EXPECT_EQ(failed.rows[0].outcome, "error (exit 1)");
 }
 
 TEST(Campaign, ShardsSplitTheSeedRangeExactly) {

@@ -18,7 +18,10 @@ class StoreBuffer {
 
   bool empty() const noexcept { return head_ == stores_.size(); }
 
-  void push(void* addr, std::uint64_t bits, Apply apply) { stores_.push_back({addr, bits, apply}); }
+  void push(void* addr, std::uint64_t bits, Apply apply) {
+    if (stores_.capacity() == 0) stores_.reserve(16);  // one allocation per fiber, not one per doubling
+    stores_.push_back({addr, bits, apply});
+  }
 
   // The newest buffered value of `addr`, if any (store-to-load forwarding).
   bool load(const void* addr, std::uint64_t& bits) const noexcept {

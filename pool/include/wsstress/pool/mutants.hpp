@@ -154,8 +154,11 @@ struct NoMutants {
 //              wake-up is a Hang everywhere; a freed registry is UseAfterFree
 //              (the liveness stamps, ASan) or a Crash in a default build; the
 //              pool's own abort is an Assertion, or a Crash where an engine keeps
-//              only the signal; the last job taken twice is a WrongResult, or a
-//              DataRace where Relacy sees the two takers race on the slot first.
+//              only the signal; the last job taken twice is a WrongResult, a
+//              DataRace where Relacy sees the two takers race on the slot first,
+//              a UseAfterFree where its second run sets a latch whose frame has
+//              returned (the simulator's liveness stamps), or a Crash where ASan
+//              sees that run read the frame first (a stack-buffer error).
 // The engines' runner tables (stress/src/runners.cpp, sim/runners.cpp) run
 // each entry as RuntimeMutants (mutant_list.hpp). Adding a mutant is a switch
 // (an entry of WSSTRESS_BRANCH_SWITCHES, or a NoMutants member when it chooses
@@ -348,7 +351,7 @@ struct NoMutants {
       "buffer shows it",                                                                                             \
     .stress_expect = Maybe, .sim_sc_expect = Maybe, .sim_tso_expect = Maybe,                                         \
     .relacy_expect = Catch,                                                                                          \
-    .tsan_expect = Cannot, .kinds = DataRace | WrongResult)                                                          \
+    .tsan_expect = Cannot, .kinds = DataRace | WrongResult | UseAfterFree | Crash)                                   \
   X(DequePushRelaxed, deque_push_relaxed, (static constexpr bool kDequePushRelaxed = true;),                         \
     .history = "crossbeam-deque's push (the Release fence and store that publish `back`)",                           \
     .failure = "a thief sees the new `back` before the job in its slot and takes an empty slot: the job is lost",    \

@@ -1,7 +1,8 @@
 // What the simulator asks of AddressSanitizer, in one place: the fiber
 // annotations (without them ASan takes a switch to a fiber's stack for a stack
-// overflow and reports false errors), unpoisoning a reused fiber stack, and
-// whether memory is freed (so a liveness check reads no freed memory itself).
+// overflow and reports false errors), unpoisoning a reused fiber stack,
+// whether memory is freed (so a liveness check reads no freed memory itself),
+// and the objects a failed run leaks on purpose.
 // Every function is a no-op in a build without ASan.
 #pragma once
 
@@ -22,6 +23,7 @@
 #if WSSTRESS_ASAN
 #include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
+#include <sanitizer/lsan_interface.h>
 #endif
 
 namespace wsstress::sim::asan {
@@ -62,6 +64,17 @@ inline void unpoison(void* begin, std::size_t size) noexcept {
   __asan_unpoison_memory_region(begin, size);
 #else
   (void)begin, (void)size;
+#endif
+}
+
+// Tells LeakSanitizer that the heap object at `p` is kept on purpose (a
+// stuck fiber's context and thread-locals, abandoned with a failed run), so
+// an ASan-built tool does not end a finding with a leak report and exit 1.
+inline void keep_on_purpose(const void* p) noexcept {
+#if WSSTRESS_ASAN
+  __lsan_ignore_object(p);
+#else
+  (void)p;
 #endif
 }
 

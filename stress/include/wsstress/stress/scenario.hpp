@@ -14,6 +14,8 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "wsstress/pool.hpp"
@@ -115,12 +117,17 @@ class Ctx {
   const std::uint64_t seed;
   Rng rng;
 
-  // Records the first oracle failure; later ones only count.
-  void check(bool ok, const std::string& what) {
-    if (ok) return;
-    std::lock_guard<std::mutex> g(m_);
-    if (failure_.empty()) failure_ = what;
-    ++failures_;
+  // Records the first oracle failure; later ones only count. The message is
+  // a literal or a callable that builds it only on failure: checks run at
+  // every leaf, and a message built eagerly cost a heap allocation each
+  // (issue #19 point 2: one in seven of schedule_fuzzer's allocations).
+  void check(bool ok, const char* what) {
+    if (!ok) record_failure(what);
+  }
+  template <class Describe>
+    requires std::is_invocable_r_v<std::string, Describe&>
+  void check(bool ok, Describe&& describe) {
+    if (!ok) record_failure(describe());
   }
   bool failed() {
     std::lock_guard<std::mutex> g(m_);
@@ -171,6 +178,11 @@ class Ctx {
   };
 
  private:
+  void record_failure(std::string what) {
+    std::lock_guard<std::mutex> g(m_);
+    if (failure_.empty()) failure_ = std::move(what);
+    ++failures_;
+  }
   std::mutex m_;
   std::string failure_;
   int failures_ = 0;

@@ -93,7 +93,7 @@ struct Scenarios : PoolScenarios<P, M>, ScopeScenarios<P, M>, ProgramScenarios<P
       run(sub, pick[c.rng.below(pick.size())]);
       if (sub.failed()) {
         Verdict v = sub.verdict();
-        c.check(false, v.message);
+        c.check(false, [&] { return v.message; });
       }
     }
   }

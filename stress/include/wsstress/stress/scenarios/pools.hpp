@@ -57,11 +57,12 @@ struct PoolScenarios {
     std::vector<std::atomic<int>> visits(t.nodes.size());
     const std::uint64_t expected = t.seq(root);
     const std::uint64_t got = pool.install([&] { return t.par(root, visits); });
-    c.check(got == expected, "join tree: got " + std::to_string(got) + ", sequential " + std::to_string(expected));
+    c.check(got == expected,
+            [&] { return "join tree: got " + std::to_string(got) + ", sequential " + std::to_string(expected); });
     for (std::size_t i = 0; i < t.nodes.size(); ++i) {
       if (t.nodes[i].left < 0) {
         const int v = visits[i].load();
-        c.check(v == 1, "join tree: leaf ran " + std::to_string(v) + " times");
+        c.check(v == 1, [&] { return "join tree: leaf ran " + std::to_string(v) + " times"; });
       }
     }
   }
@@ -236,8 +237,9 @@ struct PoolScenarios {
           status.set("install chain across pools");
           const std::uint64_t got = cross_chain(c, pools, prog, depth);
           const std::uint64_t expected = cross_expected(prog, pools.size(), depth);
-          c.check(got == expected, "cross: chain returned " + std::to_string(got) + ", expected " +
-                                       std::to_string(expected));
+          c.check(got == expected, [&] {
+            return "cross: chain returned " + std::to_string(got) + ", expected " + std::to_string(expected);
+          });
         }
         status.set(nullptr);
       }));

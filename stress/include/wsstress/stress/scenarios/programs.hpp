@@ -137,8 +137,10 @@ struct ProgramScenarios {
         status.set(nullptr);
         const bool ok = got.throws == e.outcome.throws &&
                         (got.throws ? e.outcome.ids.count(*got.ids.begin()) == 1 : got.value == e.outcome.value);
-        c.check(ok, "program: caller " + std::to_string(t) + " got " + render_outcome(got) + ", sequential " +
-                        render_outcome(e.outcome));
+        c.check(ok, [&] {
+          return "program: caller " + std::to_string(t) + " got " + render_outcome(got) + ", sequential " +
+                 render_outcome(e.outcome);
+        });
       }));
     }
     for (auto& t : callers) E::join(t);
@@ -147,18 +149,21 @@ struct ProgramScenarios {
     while (r.spawns_done.load() < e.spawns || r.handled->count.load() < e.handled) E::sleep_us(50);
     for (std::size_t i = 0; i < prog.nodes.size(); ++i) {
       const std::uint64_t got = r.runs[i].load();
-      c.check(got == e.runs[i], "program: node #" + std::to_string(i) + " (" +
-                                    Program::to_string(prog.nodes[i].kind) + ") ran " + std::to_string(got) +
-                                    " times, sequential " + std::to_string(e.runs[i]));
+      c.check(got == e.runs[i], [&] {
+        return "program: node #" + std::to_string(i) + " (" + Program::to_string(prog.nodes[i].kind) + ") ran " +
+               std::to_string(got) + " times, sequential " + std::to_string(e.runs[i]);
+      });
     }
     {
       std::lock_guard<std::mutex> g(r.handled->m);
-      c.check(r.handled->count.load() == e.handled,
-              "program: the panic handlers got " + std::to_string(r.handled->count.load()) +
-                  " exceptions, sequential " + std::to_string(e.handled));
+      c.check(r.handled->count.load() == e.handled, [&] {
+        return "program: the panic handlers got " + std::to_string(r.handled->count.load()) +
+               " exceptions, sequential " + std::to_string(e.handled);
+      });
       for (std::uint32_t id : r.handled->ids) {
-        c.check(e.handled_ids.count(id) == 1,
-                "program: a panic handler got #" + std::to_string(id) + ", which no detached spawn throws");
+        c.check(e.handled_ids.count(id) == 1, [&] {
+          return "program: a panic handler got #" + std::to_string(id) + ", which no detached spawn throws";
+        });
       }
     }
     // Dropping the pools terminates them; every worker must leave.

@@ -76,8 +76,10 @@ struct ScopeScenarios {
       while (r->exited.load() < 1) E::sleep_us(50);
       status.set(nullptr);
       c.check(r->returned.load(), "cross_scope: the short-lived pool's worker exited before its job returned");
-      c.check(r->ran.load() == n_jobs, "cross_scope: " + std::to_string(r->ran.load()) + " jobs ran in the other "
-                                           "pool, " + std::to_string(n_jobs) + " expected");
+      c.check(r->ran.load() == n_jobs, [&] {
+        return "cross_scope: " + std::to_string(r->ran.load()) + " jobs ran in the other pool, " +
+               std::to_string(n_jobs) + " expected";
+      });
       c.check(r->in_order.load(), "cross_scope: broadcast not once per worker in index order");
       c.check(r->exited.load() == 1, "cross_scope: the short-lived pool's worker exited twice");
       Progress::tick();
@@ -147,8 +149,10 @@ struct ScopeScenarios {
           });
       }
       status.set(nullptr);
-      c.check(ran.load() == expected, "scope: " + std::to_string(ran.load()) + " jobs ran, " +
-                                          std::to_string(expected) + " spawned, before the scope returned");
+      c.check(ran.load() == expected, [&] {
+        return "scope: " + std::to_string(ran.load()) + " jobs ran, " + std::to_string(expected) +
+               " spawned, before the scope returned";
+      });
     }
   }
 
