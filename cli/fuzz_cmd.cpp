@@ -251,6 +251,9 @@ stress::EngineResult fuzz_row(const std::string& target, const std::string& self
   stress::EngineResult row;
   row.runs = run.execs;
   if (!run.crash.empty()) {
+    std::fprintf(stderr, "%s%llu executions in %.3f s\n", stress::kFuzzFindingMarker,
+                 static_cast<unsigned long long>(run.finding_execs), run.secs);
+    std::fflush(stderr);
     const Result<Converted> c = convert(o, run.crash, run.crash + ".repro");
     row.caught = true;
     row.outcome = c && c->failing ? c->verdict : "bug";

@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -117,6 +118,12 @@ void read_crash(const std::string& e, MatrixRow& row) {
       const auto start = r + replay.size();
       row.replay = e.substr(start, e.find('\n', start) - start);
     }
+  }
+  if (auto at = e.find(kFuzzFindingMarker); at != std::string::npos) {
+    char* end = nullptr;
+    row.runs = std::strtoull(e.c_str() + at + std::strlen(kFuzzFindingMarker), &end, 10);
+    const std::string in = " executions in ";
+    if (e.compare(end - e.c_str(), in.size(), in) == 0) row.seconds = std::strtod(end + in.size(), nullptr);
   }
   for (const char* what : {"ERROR: AddressSanitizer: ", "WARNING: ThreadSanitizer: ", "wsstress pool: "}) {
     if (auto at = e.find(what); at != std::string::npos) {

@@ -165,11 +165,13 @@ TEST(Oracle, ACheckBuildsItsMessageOnlyWhenItFails) {
 
 // A child that ASan ends (exit 1 and a report, not a signal) crashed the pool
 // under test: a catch with the report's line, not an engine error with its
-// banner. A child that exits 1 without a report stays an engine error.
+// banner, and with the fuzz engine's executions to the finding. A child that
+// exits 1 without a report stays an engine error.
 TEST(Matrix, AnAsanExitIsACrashWithTheReportsLine) {
   const auto matrix_with = [](bool asan_report) {
     MatrixEngine e;
     e.run = [asan_report](const MatrixSpec&, const MutantInfo&, const std::string&, const Deliver&) -> EngineResult {
+      std::fprintf(stderr, "%s1234 executions in 5.500 s\n", kFuzzFindingMarker);
       std::fprintf(stderr, "=================================================================\n");
       if (asan_report) std::fprintf(stderr, "==7==ERROR: AddressSanitizer: stack-buffer-underflow on address 0x7f\n");
       std::fflush(stderr);
@@ -187,6 +189,8 @@ TEST(Matrix, AnAsanExitIsACrashWithTheReportsLine) {
   EXPECT_EQ(crashed.rows[0].outcome, "crash (exit 1)");
   EXPECT_EQ(crashed.rows[0].message, "ERROR: AddressSanitizer: stack-buffer-underflow on address 0x7f");
   EXPECT_EQ(crashed.rows[0].kind, FailureKind::Crash);
+  EXPECT_EQ(crashed.rows[0].runs, 1234u);  // the fuzz engine's marker: when its finding was made
+  EXPECT_DOUBLE_EQ(crashed.rows[0].seconds, 5.5);
   const MatrixReport failed = matrix_with(false);
   ASSERT_EQ(failed.rows.size(), 1u);
   EXPECT_FALSE(failed.rows[0].caught);

@@ -89,6 +89,12 @@ std::string slurp(const std::string& path);
 // job.hpp:112; Previous write ...").
 std::string summarize_tsan_report(const std::string& log);
 
+// What a fuzz engine's child writes to its stderr before it converts a
+// finding in process: a conversion that crashes the child (ASan ends it, the
+// pool under test crashed) still reports how many executions found it and
+// when. Followed by "<executions> executions in <seconds> s".
+inline constexpr const char* kFuzzFindingMarker = "wsstress: fuzz finding after ";
+
 struct MatrixRow {
   MutantInfo mutant;
   std::string scenario;
