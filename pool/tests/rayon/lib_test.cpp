@@ -92,7 +92,7 @@ TEST(lib, handler_panics_handled_correctly) {
   auto sb = start_barrier;
   auto eb = exit_barrier;
   auto nc = n_called;
-  auto panic_handler = [sb, eb, nc, n_threads](std::exception_ptr) {
+  auto panic_handler = [sb, eb, nc](std::exception_ptr) {  // n_threads: a constant, not captured
     std::size_t val = nc->fetch_add(1, std::memory_order_seq_cst);
     if (val < n_threads) {
       sb->wait();
