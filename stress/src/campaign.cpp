@@ -19,14 +19,11 @@
 #include "wsstress/stress/noise.hpp"
 #include "wsstress/stress/runner.hpp"
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#include "wsstress/pool/platform/sanitizers.hpp"
+
+#if WSSTRESS_ASAN || defined(WSSTRESS_TSAN)
 #define WSSTRESS_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define WSSTRESS_SANITIZED 1
-#endif
-#endif
-#ifndef WSSTRESS_SANITIZED
+#else
 #define WSSTRESS_SANITIZED 0
 #endif
 

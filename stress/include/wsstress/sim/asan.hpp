@@ -8,18 +8,8 @@
 
 #include <cstddef>
 
-// g++ defines __SANITIZE_ADDRESS__ under ASan; clang 14 only answers
-// __has_feature (the fuzz preset).
-#if defined(__SANITIZE_ADDRESS__)
-#define WSSTRESS_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define WSSTRESS_ASAN 1
-#endif
-#endif
-#ifndef WSSTRESS_ASAN
-#define WSSTRESS_ASAN 0
-#endif
+#include "wsstress/pool/platform/sanitizers.hpp"
+
 #if WSSTRESS_ASAN
 #include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
