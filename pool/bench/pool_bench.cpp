@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <memory>
 
 #include "workloads.hpp"
@@ -24,16 +25,30 @@ wsstress::ThreadPool make_pool(benchmark::State& state) {
   return wsstress::ThreadPool(wsstress::ThreadPoolBuilder().num_threads(static_cast<std::size_t>(state.range(0))));
 }
 
+// One pool per thread count for the whole program, as rayon-peer builds its
+// `p`: Google Benchmark calls a benchmark once per estimation run, and pools
+// built anew for each run start where the kernel put two new threads at
+// once, often on one CPU, for the first tens of milliseconds of the measured
+// run (README, "Benchmark against rayon-core"). `Tag` keeps cross_install's
+// second pool apart.
+template <class Tag = void>
+wsstress::ThreadPool& kept_pool(benchmark::State& state) {
+  static std::map<std::int64_t, wsstress::ThreadPool> pools;
+  auto it = pools.find(state.range(0));
+  if (it == pools.end()) it = pools.emplace(state.range(0), make_pool(state)).first;
+  return it->second;
+}
+
 // fib(n) through join with no sequential cutoff: one join per call.
 template <unsigned N>
 void fib_join(benchmark::State& state) {
-  auto pool = make_pool(state);
+  auto& pool = kept_pool(state);
   for (auto _ : state) benchmark::DoNotOptimize(pool.install([] { return fib(N); }));
 }
 
 // An empty join on a worker: the fast path (push, run A, pop B, run B inline).
 void empty_join(benchmark::State& state) {
-  auto pool = make_pool(state);
+  auto& pool = kept_pool(state);
   pool.install([&] {
     for (auto _ : state) {
       auto r = wsstress::join([] {}, [] {});
@@ -44,14 +59,14 @@ void empty_join(benchmark::State& state) {
 
 // install of an empty closure from a thread outside every pool (cold path).
 void cold_install(benchmark::State& state) {
-  auto pool = make_pool(state);
+  auto& pool = kept_pool(state);
   for (auto _ : state) pool.install([] {});
 }
 
 // install from a worker of one pool into another (cross path), round trip.
 void cross_install(benchmark::State& state) {
-  auto pool = make_pool(state);
-  auto other = make_pool(state);
+  auto& pool = kept_pool(state);
+  auto& other = kept_pool<struct Other>(state);
   pool.install([&] {
     for (auto _ : state) other.install([] {});
   });
@@ -59,13 +74,13 @@ void cross_install(benchmark::State& state) {
 
 // broadcast of an empty operation from outside the pool, round trip.
 void broadcast(benchmark::State& state) {
-  auto pool = make_pool(state);
+  auto& pool = kept_pool(state);
   for (auto _ : state) benchmark::DoNotOptimize(pool.broadcast([](wsstress::BroadcastContext) {}));
 }
 
 // A scope that spawns 100 000 empty jobs, entered with install.
 void scope_100k(benchmark::State& state) {
-  auto pool = make_pool(state);
+  auto& pool = kept_pool(state);
   for (auto _ : state) {
     pool.install([] {
       wsstress::scope([](wsstress::Scope& s) {
@@ -77,7 +92,7 @@ void scope_100k(benchmark::State& state) {
 
 // Time from spawn into a sleeping pool to the first instruction of the job.
 void wake_latency(benchmark::State& state) {
-  auto pool = make_pool(state);
+  auto& pool = kept_pool(state);
   wsstress::bench::run_wake_latency(state, [&] {
     std::atomic<std::int64_t> t1{0};
     const auto t0 = std::chrono::steady_clock::now();

@@ -151,8 +151,8 @@ TEST(PlatformPolicy, LocationsPointIntoThePoolsAlgorithms) {
 
 // Production carries nothing: its types are the std ones and its hooks are off.
 static_assert(std::is_same_v<StdPlatform::Atomic<std::size_t>, std::atomic<std::size_t>>);
-static_assert(std::is_same_v<StdPlatform::Mutex, std::mutex>);
-static_assert(std::is_same_v<StdPlatform::CondVar, std::condition_variable>);
+static_assert(std::is_same_v<StdPlatform::Mutex, FutexMutex>);  // rayon-core's locks on Linux
+static_assert(std::is_same_v<StdPlatform::CondVar, FutexCondVar>);
 static_assert(!StdPlatform::kTraced && !StdPlatform::kCheckInvariants);
 static_assert(std::is_same_v<wsstress::ThreadPool, BasicThreadPool<StdPlatform, NoMutants>>);
 static_assert(sizeof(CoreLatch<StdPlatform>) == sizeof(std::size_t), "CoreLatch is one word, as in rayon");

@@ -634,7 +634,11 @@ auto Registry<P, M>::in_worker_cross(Worker& current_thread, OP&& op)
   // Our caller is a worker of another pool: it keeps running its own pool's
   // jobs while it waits, and may sleep there; the cross latch wakes it.
   auto call = detail::injected_call<P, M, OP>(op);
-  StackJob<P, SpinLatch<P, M>, decltype(call), R> job(std::move(call), SpinLatch<P, M>::cross(current_thread));
+  // On a 128-byte boundary: the other pool's worker writes the result and the
+  // latch while we spin below; straddling two lines, the job cost two line
+  // transfers each way (cross_install at one thread 18 % slower; pool/README.md,
+  // item 14). rayon-core's frame happens to put its job on such a boundary.
+  alignas(128) StackJob<P, SpinLatch<P, M>, decltype(call), R> job(std::move(call), SpinLatch<P, M>::cross(current_thread));
   inject(job.as_job_ref());
   current_thread.wait_until(job.latch);
   return job.into_result();

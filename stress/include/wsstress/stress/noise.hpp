@@ -60,7 +60,7 @@ void set_invariant_handler(InvariantHandler handler) noexcept;
 // spuriously: release the lock, let others run, take it back and return.
 class NoisyCondVar {
  public:
-  void wait(std::unique_lock<std::mutex>& lock) {
+  void wait(std::unique_lock<pool::StdPlatform::Mutex>& lock) {
     Noise::point(2);
     if (Noise::spurious()) {
       lock.unlock();
@@ -74,7 +74,7 @@ class NoisyCondVar {
   void notify_all() noexcept { cv_.notify_all(); }
 
  private:
-  std::condition_variable cv_;
+  pool::StdPlatform::CondVar cv_;
 };
 
 struct NoisyPlatform : pool::StdPlatform {

@@ -1,9 +1,10 @@
 // StdPlatform: the production instantiation of the platform policy.
 //
-// Every member is the plain standard facility (std::atomic, std::mutex,
-// std::condition_variable, pthreads for stack sizes and names), with tracing and
-// invariant checks switched off at compile time, so `Registry<StdPlatform,
-// NoMutants>` compiles to what hand-written std code would.
+// Every member is the plain standard facility (std::atomic, pthreads for stack
+// sizes and names) or the one rayon-core itself runs on (on Linux, Rust std's
+// futex Mutex and Condvar, platform/futex.hpp), with tracing and invariant
+// checks switched off at compile time, so `Registry<StdPlatform, NoMutants>`
+// compiles to what hand-written code would.
 #pragma once
 
 #include <pthread.h>
@@ -28,6 +29,7 @@
 
 #include "wsstress/pool/parse_usize.hpp"
 #include "wsstress/pool/platform/concept.hpp"
+#include "wsstress/pool/platform/futex.hpp"
 #include "wsstress/pool/platform/num_cpus.hpp"
 #include "wsstress/pool/platform/sanitizers.hpp"
 #include "wsstress/pool/platform/splitmix64.hpp"
@@ -37,8 +39,13 @@ namespace wsstress::pool {
 struct StdPlatform {
   template <class T>
   using Atomic = std::atomic<T>;
+#if defined(__linux__)
+  using Mutex = FutexMutex;
+  using CondVar = FutexCondVar;
+#else
   using Mutex = std::mutex;
   using CondVar = std::condition_variable;
+#endif
   template <class T>
   using Cell = PlainCell<T>;
 
