@@ -151,11 +151,13 @@ int spawn_runner(const std::vector<std::string>& args, const std::string& out, c
   std::vector<char*> argv;
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
-  // The user's TSAN_OPTIONS first: the engine's own must win.
+  // The user's TSAN_OPTIONS first: the engine's own must win. No thread-leak
+  // reports: a run that hangs exits with its threads abandoned on purpose, and
+  // TSan's leak warning at exit would turn that hang into a `race`.
   const char* user = std::getenv("TSAN_OPTIONS");
   const std::string opts = "TSAN_OPTIONS=" + std::string(user != nullptr ? user : "") +
                            " halt_on_error=1 exitcode=" + std::to_string(kTsanExit) +
-                           " second_deadlock_stack=1 log_path=stderr";
+                           " report_thread_leaks=0 second_deadlock_stack=1 log_path=stderr";
   // The runner ends itself if this process goes (runner_main.cpp, die_with_parent).
   const std::string parent = "WSSTRESS_TSAN_PARENT=" + std::to_string(getpid());
   std::vector<char*> envp;
