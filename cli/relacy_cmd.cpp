@@ -1,6 +1,5 @@
 // `wsstress relacy`: choose models and mutants, run each (model, mutant)
-// search through relacy/ (which forks a child per search and enforces the
-// time limit), and render the verdicts as text and JSON. Built only where the
+// search (relacy_search.hpp), and render the verdicts as text and JSON. Built only where the
 // Relacy models are (not in the sanitizer presets); elsewhere the command
 // says so and exits 3.
 #include <algorithm>
@@ -15,54 +14,23 @@
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "output.hpp"
+#include "relacy_search.hpp"
 #include "report.hpp"
 
 #if WSSTRESS_HAVE_RELACY
-#include "wsstress/relacy/models.hpp"
-#include "wsstress/relacy/stop.hpp"
-#include "wsstress/stress/sweep.hpp"
 #include "wsstress/stress/catalog.hpp"
+#include "wsstress/stress/sweep.hpp"
 #endif
 
 namespace wsstress::cli {
 
-namespace {
-
-struct RelacyOptions {
-  std::vector<std::string> models;          // empty: every model
-  std::string mutant;                       // empty or "none": the clean pool; "all": every targeted mutant
-  std::optional<std::string> search;        // random, bound, full (default: each model's own)
-  std::optional<unsigned> bound;
-  std::optional<std::uint64_t> iterations;
-  double time_limit = 300;                  // per search
-  double memory_limit = 8;                  // GiB per search
-  std::string json_path, trace_out;
-  bool list = false, quiet = false, full_trace = false;
-};
-
-}  // namespace
+// Inside relacy_search, so that its names need no using-directive (which a
+// unity build would carry into the next file).
+namespace relacy_search {
 
 #if WSSTRESS_HAVE_RELACY
 
-namespace rel = wsstress::relacy;
-
 namespace {
-
-std::string search_text(const rel::SearchSpec& s) {
-  switch (s.kind) {
-    case rel::Search::Random: return "random search, " + std::to_string(s.iterations) + " executions";
-    case rel::Search::Bound: return "context-bound search, bound " + std::to_string(s.context_bound);
-    case rel::Search::Full: return "full search";
-  }
-  return "?";
-}
-
-struct Planned {
-  std::string model, mutant;
-  bool expect_fail = false;
-  std::string note;
-  rel::SearchSpec search;
-};
 
 // Relacy's report: a few header lines, "execution history (N):" with one
 // line per event, then the same events again per thread. The failure is at
@@ -108,73 +76,6 @@ std::string list_text() {
   return out;
 }
 
-
-// The models and mutants asked for, as the searches to run.
-Result<std::vector<Planned>> plan_searches(const RelacyOptions& o) {
-  std::vector<Planned> plan;
-  std::vector<const rel::ModelInfo*> chosen;
-  for (const rel::ModelInfo& m : rel::models()) {
-    if (o.models.empty()) chosen.push_back(&m);
-  }
-  for (const std::string& name : o.models) {
-    const rel::ModelInfo* m = rel::find_model(name);
-    if (m == nullptr) {
-      std::string names;
-      for (const rel::ModelInfo& x : rel::models()) names += (names.empty() ? "" : ", ") + x.name;
-      return fail("--model: unknown model '" + name + "' (models: " + names + ")");
-    }
-    if (std::find(chosen.begin(), chosen.end(), m) != chosen.end()) {
-      return fail("--model: '" + name + "' is given twice");
-    }
-    chosen.push_back(m);
-  }
-  for (const rel::ModelInfo* m : chosen) {
-    rel::SearchSpec s = m->ci;
-    if (o.search) s.kind = *rel::parse_search(*o.search);
-    if (o.bound) s.context_bound = *o.bound;
-    if (o.iterations) s.iterations = *o.iterations;
-    s.max_seconds = o.time_limit;
-    s.max_gib = o.memory_limit;
-    if (o.mutant.empty() || o.mutant == "none") {
-      plan.push_back({m->name, "none", false, "", s});
-      continue;
-    }
-    for (const rel::Target& t : m->targets) {
-      if (o.mutant == "all" || o.mutant == t.mutant) plan.push_back({m->name, t.mutant, t.expect_fail, t.note, s});
-    }
-  }
-  if (!plan.empty()) return plan;
-  std::vector<std::string> modelled;
-  for (const rel::ModelInfo& m : rel::models()) {
-    for (const rel::Target& t : m.targets) {
-      if (std::find(modelled.begin(), modelled.end(), t.mutant) == modelled.end()) modelled.push_back(t.mutant);
-    }
-  }
-  std::string which;
-  for (const std::string& name : modelled) which += (which.empty() ? "" : ", ") + name;
-  return fail("--mutant: no chosen model targets '" + o.mutant + "' (modelled mutants: " + which + ")");
-}
-
-// One finished search, judged against the model table and the catalog.
-struct Judged {
-  const Planned* plan;
-  rel::ModelResult r;
-  bool failed = false;
-  stress::FailureKind kind = stress::FailureKind::None;
-  bool kind_ok = true;   // a catch of a kind the catalog allows (a DEADLOCK for a lost wake-up)
-  bool expected = true;  // what the model table expects (the clean pool: pass)
-};
-
-Judged judge(const Planned& p, rel::ModelResult r) {
-  Judged j{&p, std::move(r)};
-  j.failed = j.r.outcome == rel::Outcome::Fail;
-  const auto* info = stress::find_mutant(p.mutant);
-  if (j.failed) j.kind = stress::classify_failure(j.r.relacy_result, "");
-  j.kind_ok = !j.failed || (info != nullptr && stress::contains(info->kinds, j.kind));
-  j.expected = p.expect_fail ? j.failed && j.kind_ok : j.r.outcome == rel::Outcome::Pass;
-  return j;
-}
-
 // The verdict line of one search, its notes and (failing) Relacy's report.
 void print_judged(const Judged& j, const RelacyOptions& o) {
   const Planned& p = *j.plan;
@@ -217,56 +118,6 @@ nlohmann::json judged_json(const Judged& j) {
           {"kind", j.failed ? stress::to_string(j.kind) : ""},
           {"note", p.note},
           {"trace", j.r.trace}};
-}
-
-// The exit code: --mutant all is the models' self-test, which passes when
-// every mutant did what the model table expects of it.
-int exit_code(const RelacyOptions& o, const std::vector<Judged>& done, std::string& summary) {
-  bool fail = false, limit = false, error = false, unexpected = false;
-  for (const Judged& j : done) {
-    fail |= j.failed;
-    limit |= j.r.outcome == rel::Outcome::Timeout || j.r.outcome == rel::Outcome::MemoryLimit;
-    error |= j.r.outcome == rel::Outcome::Error;
-    unexpected |= !j.expected;
-  }
-  summary = error               ? "an error stopped a search"
-            : o.mutant == "all" ? (unexpected ? "some mutants NOT as expected" : "every mutant as expected")
-            : fail              ? "a model failed"
-            : limit             ? "a search hit the time or memory limit without a verdict"
-                                : "every model passed";
-  if (error) return kInternal;
-  if (o.mutant == "all") return unexpected ? kFailed : limit ? kHang : kOk;
-  return fail ? kFailed : limit ? kHang : kOk;
-}
-
-// A failing search as a failure of the report and of the matrix row: its
-// one-line message and the command that runs it again.
-std::string failure_message(const Judged& j) {
-  return "model " + j.plan->model + ": " + j.r.relacy_result + " in execution #" + std::to_string(j.r.executions) +
-         " (" + search_text(j.plan->search) + ")";
-}
-std::string replay_of(const Planned& p) { return "wsstress relacy --model " + p.model + " --mutant " + p.mutant; }
-
-// Runs the planned searches in order, each judged and handed to `on_done`
-// as it finishes. A stop signal kills the search in progress (its result is
-// dropped) and ends the loop; the error is the environment's (a pipe or a
-// fork: plan_searches checked the names).
-Result<std::vector<Judged>> run_searches(const std::vector<Planned>& plan,
-                                         const std::function<void(const Judged&)>& on_done) {
-  std::vector<Judged> done;
-  rel::set_stop_check([] { return stress::StopSignals::requested() != 0; });
-  for (const Planned& p : plan) {
-    if (stress::StopSignals::requested() != 0) break;
-    Result<rel::ModelResult> r = rel::run_model(p.model, p.mutant, p.search);
-    if (!r) {
-      rel::set_stop_check(nullptr);
-      return fail(r.error());
-    }
-    if (stress::StopSignals::requested() != 0) break;
-    on_done(done.emplace_back(judge(p, std::move(*r))));
-  }
-  rel::set_stop_check(nullptr);
-  return done;
 }
 
 }  // namespace
@@ -344,67 +195,7 @@ static int relacy_command(const RelacyOptions& o) {
   return code;
 }
 
-namespace {
-
-// The matrix's Relacy column: what `wsstress relacy --mutant M --max-seconds B`
-// runs (every model that targets M; for the clean pool every model), judged
-// alike; the first failing search is the row's catch.
-stress::EngineResult relacy_row(const stress::MatrixSpec& spec, const stress::MutantInfo& m) {
-  if (const std::string missing = rel::runner_error(); !missing.empty()) return stress::engine_error(3, missing);
-  RelacyOptions o;
-  if (m.name != "none") o.mutant = m.name;
-  o.time_limit = spec.budget_s;
-  const Result<std::vector<Planned>> plan = plan_searches(o);
-  if (!plan) return stress::engine_error(2, plan.error());
-  stress::EngineResult row;
-  double elapsed = 0;
-  const Result<std::vector<Judged>> done = run_searches(*plan, [&](const Judged& j) {
-    elapsed += j.r.seconds;
-    row.runs += j.r.executions;
-    if (j.failed && !row.caught) {
-      row.caught = true;
-      row.outcome = j.r.relacy_result;
-      row.message = failure_message(j);
-      row.first_seed = j.r.executions;
-      row.at_seconds = elapsed;
-      row.replay = replay_of(*j.plan);
-    }
-  });
-  if (!done) return stress::engine_error(3, done.error());
-  if (row.caught) return row;
-  std::string summary;
-  const int code = exit_code(o, *done, summary);
-  // A search stopped by its budget without a verdict found nothing in that
-  // budget, as a sweep that runs out of time: "-" with its executions.
-  row.outcome = code == kOk || code == kHang ? "pass" : "error (exit " + std::to_string(code) + ")";
-  if (code != kOk) row.message = summary;
-  return row;
-}
-
-}  // namespace
-
-stress::MatrixEngine relacy_matrix_engine() {
-  stress::MatrixEngine e;
-  e.run = [](const stress::MatrixSpec& spec, const stress::MutantInfo& m, const std::string&, const stress::Deliver&) {
-    return relacy_row(spec, m);
-  };
-  // One search per model that targets the mutant, each up to the budget; the
-  // clean row runs every model.
-  e.budgets = static_cast<double>(std::max<std::size_t>(1, rel::models().size()));
-  return e;
-}
-
 #else
-
-stress::MatrixEngine relacy_matrix_engine() {
-  stress::MatrixEngine e;
-  e.run = [](const stress::MatrixSpec&, const stress::MutantInfo&, const std::string&, const stress::Deliver&) {
-    return stress::engine_error(3,
-                                "this build has no Relacy models (the asan, tsan and fuzz presets leave them out; "
-                                "use the default or relacy preset)");
-  };
-  return e;
-}
 
 static int relacy_command(const RelacyOptions&) {
   std::fprintf(stderr,
@@ -415,16 +206,18 @@ static int relacy_command(const RelacyOptions&) {
 
 #endif
 
+}  // namespace relacy_search
+
 Subcommand add_relacy(CLI::App& parent) {
   struct Args {
-    RelacyOptions o;
+    relacy_search::RelacyOptions o;
     std::string search;
     unsigned bound = 0;
     std::uint64_t iterations = 0;
     CLI::Option *search_opt = nullptr, *bound_opt = nullptr, *iter_opt = nullptr;
   };
   auto a = std::make_shared<Args>();
-  RelacyOptions& o = a->o;
+  relacy_search::RelacyOptions& o = a->o;
   CLI::App* cmd = parent.add_subcommand(
       "relacy", "Relacy models of the sleep handshake, latches, cross-pool wake, broadcast, termination and deque, "
                 "compiled from the pool's sources; exit 0 pass, 1 a model failed, 4 time or memory limit without a verdict");
@@ -457,7 +250,7 @@ Subcommand add_relacy(CLI::App& parent) {
             if (a->search_opt->count() > 0) a->o.search = a->search;
             if (a->bound_opt->count() > 0) a->o.bound = a->bound;
             if (a->iter_opt->count() > 0) a->o.iterations = a->iterations;
-            return relacy_command(a->o);
+            return relacy_search::relacy_command(a->o);
           }};
 }
 
