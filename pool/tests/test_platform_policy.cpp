@@ -149,10 +149,16 @@ TEST(PlatformPolicy, LocationsPointIntoThePoolsAlgorithms) {
   EXPECT_TRUE(ends_with(r.event_files[EventKind::JobPushed], "wsstress/pool/registry.hpp"));
 }
 
-// Production carries nothing: its types are the std ones and its hooks are off.
+// Production carries nothing: its types are the std ones (its locks, on Linux,
+// rayon-core's own: Rust std's futex Mutex and Condvar) and its hooks are off.
 static_assert(std::is_same_v<StdPlatform::Atomic<std::size_t>, std::atomic<std::size_t>>);
-static_assert(std::is_same_v<StdPlatform::Mutex, FutexMutex>);  // rayon-core's locks on Linux
+#if defined(__linux__)
+static_assert(std::is_same_v<StdPlatform::Mutex, FutexMutex>);
 static_assert(std::is_same_v<StdPlatform::CondVar, FutexCondVar>);
+#else
+static_assert(std::is_same_v<StdPlatform::Mutex, std::mutex>);
+static_assert(std::is_same_v<StdPlatform::CondVar, std::condition_variable>);
+#endif
 static_assert(!StdPlatform::kTraced && !StdPlatform::kCheckInvariants);
 static_assert(std::is_same_v<wsstress::ThreadPool, BasicThreadPool<StdPlatform, NoMutants>>);
 static_assert(sizeof(CoreLatch<StdPlatform>) == sizeof(std::size_t), "CoreLatch is one word, as in rayon");
