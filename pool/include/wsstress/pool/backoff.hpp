@@ -12,6 +12,8 @@
 
 #include <algorithm>
 
+#include "wsstress/pool/platform/spin_loop.hpp"
+
 namespace wsstress::pool {
 
 template <class P>
@@ -44,11 +46,7 @@ class Backoff {
     if constexpr (kHinted) {
       P::spin_loop_hint();
     } else {
-      for (unsigned i = 0; i < times; ++i) {
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#endif
-      }
+      for (unsigned i = 0; i < times; ++i) spin_loop();
     }
   }
 

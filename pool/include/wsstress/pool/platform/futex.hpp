@@ -21,6 +21,8 @@
 #include <cstdint>
 #include <mutex>
 
+#include "wsstress/pool/platform/spin_loop.hpp"
+
 namespace wsstress::pool {
 
 namespace futex {
@@ -94,9 +96,7 @@ class FutexMutex {
     for (int spin = 100;; --spin) {
       const std::uint32_t state = state_.load(std::memory_order_relaxed);
       if (state != kLocked || spin == 0) return state;
-#if defined(__x86_64__) || defined(__i386__)
-      __builtin_ia32_pause();
-#endif
+      spin_loop();
     }
   }
 
