@@ -2,6 +2,8 @@
 // one place a configuration becomes a Strategy.
 #include "strategy.hpp"
 
+#include <iterator>
+
 namespace wsstress::sim {
 
 namespace {
@@ -76,6 +78,14 @@ Action ReadyView::keep_running() const {
     if (a.fiber == last_run) return a;
   }
   return runnable.front();
+}
+
+SimConfig resolve_flush_percent(const SimConfig& config) {
+  if (config.flush_percent != 0) return config;
+  SimConfig c = config;
+  SplitMix64 h(config.seed ^ 0xf1a5b0ff11ull);
+  c.flush_percent = kFlushPercents[h.next() % std::size(kFlushPercents)];
+  return c;
 }
 
 std::optional<Action> flush_or_spurious(const ReadyView& view, const SimConfig& config, SplitMix64& rng) {

@@ -92,6 +92,15 @@ inline std::uint64_t pct_initial_priority(std::uint64_t draw) noexcept { return 
 SimConfig resolve_strategy(const SimConfig& config);
 std::unique_ptr<Strategy> make_replay(std::vector<std::uint32_t> forced, std::unique_ptr<Strategy> then);
 
+// The TSO flush rate of config.seed's run: config.flush_percent if set, else
+// one of kFlushPercents chosen by a hash of the seed (not the seed's stream,
+// whose draws the other decisions use). At a fixed 30 % a buffered store lived
+// about three decisions, too short for a thief to steal twice while the
+// owner's store of `back` waited (deque_pop_no_fence passed 95 580 seeds);
+// a run at 1-4 % keeps stores buffered for tens to hundreds of decisions.
+inline constexpr unsigned kFlushPercents[] = {1, 2, 4, 8, 16, 32};
+SimConfig resolve_flush_percent(const SimConfig& config);
+
 // The random strategies' noise before their pick: under TSO flush a buffered
 // store (flush_percent % of decisions), and sometimes wake a condvar waiter
 // spuriously (the pool must tolerate it).

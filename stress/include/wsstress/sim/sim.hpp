@@ -77,7 +77,10 @@ struct SimConfig {
   std::uint64_t pct_steps = 20000;        // PCT: k, the steps change points are drawn from
   unsigned preemption_bound = 2;          // DFS: preemptions per execution
   std::uint64_t step_budget = 5'000'000;  // more scheduling points = a livelock
-  unsigned flush_percent = 30;            // TSO: chance to flush a store buffer at a point
+  // TSO: the chance, per decision, that a random strategy flushes a buffered
+  // store; 0 (the default) draws it per seed from kFlushPercents, so a sweep
+  // runs short-lived and long-lived store buffers alike (strategy.cpp).
+  unsigned flush_percent = 0;
   unsigned spurious_wakeup_per_mille = 5; // chance a condvar waiter wakes spuriously
   std::vector<std::uint32_t> forced;      // a recorded schedule to follow (replay)
   std::vector<std::uint8_t> fuzz_bytes;   // Fuzz: one byte per decision
