@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "output.hpp"
+#include "wsstress/sim/sim.hpp"
 #include "wsstress/stress/scenarios.hpp"
 
 namespace wsstress::cli {
@@ -52,7 +53,7 @@ std::map<std::string, std::string> value_words() {
   return {{"--scenario", join(stress::scenario_names())},
           {"--mutant", join(mutant_names())},
           {"--strategy", "random pct dfs"},
-          {"--memory", "sc tso"},
+          {"--memory", join(sim::memory_names())},
           {"--target", "program schedule"},
           {"--search", "random bound full"}};
 }

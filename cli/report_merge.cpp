@@ -218,7 +218,7 @@ sim::SimCampaignReport merge_sim(const std::vector<Shard>& shards, std::vector<s
     const json& p = first.at("params");
     r.spec.config.strategy =
         sim::parse_strategy(first.at("strategy").get<std::string>()).value_or(sim::StrategyKind::Random);
-    r.spec.config.memory = first.at("memory").get<std::string>() == "tso" ? sim::MemoryModel::TSO : sim::MemoryModel::SC;
+    r.spec.config.memory = sim::parse_memory(first.at("memory").get<std::string>()).value_or(sim::MemoryModel::SC);
     r.spec.config.pct_depth = p.at("pct_depth").get<unsigned>();
     r.spec.config.preemption_bound = p.at("preemption_bound").get<unsigned>();
     r.spec.config.step_budget = p.at("step_budget").get<std::uint64_t>();

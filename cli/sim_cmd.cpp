@@ -296,8 +296,10 @@ void add_sim_options(CLI::App* cmd, SimOptions& o) {
                   "a portfolio (each seed one of: random walk, PCT at depth 2, 3, 5, sleep-first), one of those alone, "
                   "or depth-first search with a preemption bound")
       ->check(CLI::IsMember({"portfolio", "random", "pct", "dfs", "sleep-first"}));
-  cmd->add_option("--memory", o.memory, "sequentially consistent, or x86-TSO store buffers")
-      ->check(CLI::IsMember({"sc", "tso"}));
+  cmd->add_option("--memory", o.memory,
+                  "sequentially consistent, x86-TSO store buffers, or the C++ memory model (loads may read older "
+                  "stores; plain memory race-checked)")
+      ->check(CLI::IsMember(sim::memory_names()));
   add_mutant(cmd, ss.mutant);
   add_run_shape(cmd, ss.threads, ss.pools, ss.iterations, 100000);
   auto& cfg = o.campaign.config;
@@ -339,7 +341,7 @@ Result<void> resolve(SimOptions& o) {
   o.campaign.crash_guard = true;  // a crash of the pool is a finding, not the end of the command
   auto& cfg = o.campaign.config;
   cfg.strategy = sim::parse_strategy(o.strategy).value_or(sim::StrategyKind::Portfolio);  // CLI11 checked the word
-  cfg.memory = o.memory == "tso" ? sim::MemoryModel::TSO : sim::MemoryModel::SC;
+  cfg.memory = sim::parse_memory(o.memory).value_or(sim::MemoryModel::SC);  // CLI11 checked the word
   return {};
 }
 

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "cpp_memory.hpp"
 #include "store_buffer.hpp"
 #include "wsstress/sim/sim.hpp"
 #include "wsstress/stress/worker_state.hpp"
@@ -40,6 +41,7 @@ struct Fiber {
   std::uint64_t wake_at = 0;
   std::function<void()> body;
   StoreBuffer buffer;
+  cppmem::Thread mem;  // cpp memory: the fiber's clocks
   std::vector<TlsSlot> tls;  // the fiber's thread_local_slot values
   SrcLoc loc{};
   // The last point outside the system headers: a lock taken through

@@ -34,7 +34,7 @@ ScheduleInput decode_schedule_input(const std::uint8_t* data, std::size_t size, 
   in.spec.scenario = scenario.empty() ? names[byte(0) % names.size()] : scenario;
   in.spec.mutant = mutant;
   const std::uint8_t flags = byte(1);
-  in.config.memory = (flags & 1) ? MemoryModel::TSO : MemoryModel::SC;
+  in.config.memory = (flags & 0x20) ? MemoryModel::CPP : (flags & 1) ? MemoryModel::TSO : MemoryModel::SC;
   in.spec.threads = 1 + (flags >> 1) % 3;
   in.spec.pools = 2 + (flags >> 3) % 2;
   in.spec.iterations = 1 + (flags >> 4) % 2;
@@ -96,7 +96,7 @@ Repro program_repro(const std::uint8_t* data, std::size_t size, const std::strin
   // The portfolio picks each seed's strategy (random, PCT at three depths,
   // sleep-first), so the seeds cover every member under both memory models.
   for (unsigned seed = 0; seed < max_seeds && !found; ++seed) {
-    for (MemoryModel mem : {MemoryModel::SC, MemoryModel::TSO}) {
+    for (MemoryModel mem : kMemoryModels) {
       SimConfig cfg;
       cfg.seed = seed;
       cfg.memory = mem;

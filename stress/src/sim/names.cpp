@@ -5,7 +5,27 @@
 
 namespace wsstress::sim {
 
-const char* to_string(MemoryModel m) noexcept { return m == MemoryModel::SC ? "sc" : "tso"; }
+const char* to_string(MemoryModel m) noexcept {
+  switch (m) {
+    case MemoryModel::SC: return "sc";
+    case MemoryModel::TSO: return "tso";
+    case MemoryModel::CPP: return "cpp";
+  }
+  return "?";
+}
+
+std::vector<std::string> memory_names() {
+  std::vector<std::string> out;
+  for (MemoryModel m : kMemoryModels) out.emplace_back(to_string(m));
+  return out;
+}
+
+std::optional<MemoryModel> parse_memory(std::string_view word) noexcept {
+  for (MemoryModel m : kMemoryModels) {
+    if (word == to_string(m)) return m;
+  }
+  return std::nullopt;
+}
 
 const char* to_string(StrategyKind s) noexcept {
   switch (s) {

@@ -136,10 +136,11 @@ Result<void> read_run(Fields& fields, Repro& r) {
     return fail("reproducer names an unknown strategy '" + st + "'");
   }
   const std::string& mem = fields["memory"];
-  if (mem != "sc" && mem != "tso") {
+  if (const std::optional<MemoryModel> m = parse_memory(mem)) {
+    r.config.memory = *m;
+  } else {
     return fail("reproducer names an unknown memory model '" + mem + "'");
   }
-  r.config.memory = mem == "tso" ? MemoryModel::TSO : MemoryModel::SC;
   return {};
 }
 

@@ -162,6 +162,7 @@ Fiber* Scheduler::spawn_fiber(std::string name, std::function<void()> body) {
   Fiber* raw = f.get();
   raw->id = static_cast<std::uint32_t>(fibers_.size());
   raw->name = std::move(name) + "#" + std::to_string(raw->id);
+  if (cpp()) mem_.start(raw->mem, raw->id, current_ != nullptr ? &current_->mem : nullptr);
   raw->body = std::move(body);
   // One draw per fiber whatever the strategy, so a seed's stream (and every
   // reproducer's trace hash) does not depend on which strategy looks at it.

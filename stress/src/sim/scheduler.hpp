@@ -30,6 +30,13 @@ class Scheduler {
   // ---- called from fibers (through sim.hpp's detail functions) ----
   Fiber* current() const noexcept { return current_; }
   bool tso() const noexcept { return cfg_.memory == MemoryModel::TSO; }
+  bool cpp() const noexcept { return cfg_.memory == MemoryModel::CPP; }
+  // cpp memory (cpp_memory.hpp), for the current fiber.
+  std::uint64_t cpp_load(detail::History*& h, std::uint64_t latest, std::memory_order o);
+  void cpp_store(detail::History*& h, std::uint64_t latest, std::uint64_t bits, std::memory_order o);
+  void cpp_rmw(detail::History*& h, std::uint64_t latest, std::uint64_t bits, std::memory_order o, bool writes);
+  void cpp_fence(std::memory_order o);
+  void cell_access(detail::CellState*& c, bool write, SrcLoc loc);
   void point(Op op, const void* addr, SrcLoc loc);
   void event(const Event& e, SrcLoc loc);
   [[noreturn]] void invariant(const char* what, SrcLoc loc);
@@ -69,6 +76,10 @@ class Scheduler {
   void make_runnable(Fiber* f);
   void wake_all(FiberState s, const void* on);
 
+  // cpp memory: which of `n` stores a load reads, asked of the strategy and
+  // recorded as a decision.
+  std::uint32_t choose_read(std::uint32_t n);
+
   // the loop and its decisions
   // The runnable fibers, into runnable_ (reused: no allocation per point).
   const std::vector<Action>& enabled();
@@ -88,6 +99,7 @@ class Scheduler {
   SplitMix64 rng_;
   SplitMix64 seed_stream_;
   std::unique_ptr<Strategy> strategy_;
+  cppmem::Memory mem_;
   std::vector<std::unique_ptr<Fiber>> fibers_;  // by id, finished ones too
   // The fibers that have not finished, in id order: what every scan at a
   // scheduling point walks (a run of `mixed` creates hundreds of fibers, and

@@ -27,6 +27,7 @@ const char* to_string(Op op) noexcept {
     case Op::Flush: return "flush";
     case Op::Event: return "event";
     case Op::Wake: return "wake";
+    case Op::Stale: return "stale read";
   }
   return "?";
 }
@@ -81,6 +82,18 @@ void use_after_free(Op op, const void* addr, SrcLoc loc) {
   std::abort();
 }
 bool tso() { return t_sched && sched().tso() && sched().current(); }
+bool cpp() { return t_sched && sched().cpp() && sched().current(); }
+std::uint64_t cpp_load(History*& h, std::uint64_t latest, std::memory_order o) { return sched().cpp_load(h, latest, o); }
+void cpp_store(History*& h, std::uint64_t latest, std::uint64_t bits, std::memory_order o) {
+  sched().cpp_store(h, latest, bits, o);
+}
+void cpp_rmw(History*& h, std::uint64_t latest, std::uint64_t bits, std::memory_order o, bool writes) {
+  sched().cpp_rmw(h, latest, bits, o, writes);
+}
+void cpp_fence(std::memory_order o) { sched().cpp_fence(o); }
+void cell_access(CellState*& c, bool write, SrcLoc loc) { sched().cell_access(c, write, loc); }
+void free_history(History* h) noexcept { delete h; }
+void free_cell(CellState* c) noexcept { delete c; }
 bool buffered_load(const void* addr, std::uint64_t& bits) { return sched().buffer().load(addr, bits); }
 void buffer_store(void* addr, std::uint64_t bits, void (*apply)(void*, std::uint64_t)) {
   sched().buffer().push(addr, bits, apply);

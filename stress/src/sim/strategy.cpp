@@ -80,12 +80,19 @@ Action ReadyView::keep_running() const {
   return runnable.front();
 }
 
-SimConfig resolve_flush_percent(const SimConfig& config) {
-  if (config.flush_percent != 0) return config;
+SimConfig resolve_memory_rates(const SimConfig& config) {
+  if (config.flush_percent != 0 && config.stale_percent != 0) return config;
   SimConfig c = config;
   SplitMix64 h(config.seed ^ 0xf1a5b0ff11ull);
-  c.flush_percent = kFlushPercents[h.next() % std::size(kFlushPercents)];
+  const std::uint64_t draw = h.next();
+  if (c.flush_percent == 0) c.flush_percent = kFlushPercents[draw % std::size(kFlushPercents)];
+  if (c.stale_percent == 0) c.stale_percent = kStalePercents[h.next() % std::size(kStalePercents)];
   return c;
+}
+
+std::uint32_t stale_or_newest(std::uint32_t n, const SimConfig& config, SplitMix64& rng) {
+  if (n < 2 || rng.next() % 100 >= config.stale_percent) return 0;
+  return 1 + static_cast<std::uint32_t>(rng.next() % (n - 1));
 }
 
 std::optional<Action> flush_or_spurious(const ReadyView& view, const SimConfig& config, SplitMix64& rng) {

@@ -21,7 +21,9 @@
 namespace wsstress::sim {
 
 struct Action {
-  enum Kind : std::uint32_t { Run = 0, Flush = 1, Spurious = 2 };
+  // Read (cpp memory): the load in progress reads the store `fiber` places
+  // back from the newest in modification order (the field holds that index).
+  enum Kind : std::uint32_t { Run = 0, Flush = 1, Spurious = 2, Read = 3 };
   std::uint32_t fiber;
   std::uint32_t kind;
   std::uint32_t code() const noexcept { return fiber * 4 + kind; }
@@ -63,6 +65,11 @@ class Strategy {
   virtual void observe(const ReadyView& /*view*/) {}
   // nullopt: the strategy cannot go on (a replay diverged; see divergence()).
   virtual std::optional<Action> choose(const ReadyView& view) = 0;
+  // cpp memory: a load may read any of `n` >= 2 stores, 0 the newest in
+  // modification order; `decision` counts the decisions before this one.
+  // observe_read sees every such choice first (DFS records its alternatives).
+  virtual void observe_read(std::uint32_t /*n*/) {}
+  virtual std::optional<std::uint32_t> choose_read(std::uint32_t n, std::size_t decision) = 0;
   virtual std::string divergence() const { return {}; }
   // DFS: per decision, its alternatives, the non-preemptive default first.
   virtual std::vector<std::vector<std::uint32_t>> take_decisions() { return {}; }
@@ -99,11 +106,17 @@ std::unique_ptr<Strategy> make_replay(std::vector<std::uint32_t> forced, std::un
 // owner's store of `back` waited (deque_pop_no_fence passed 95 580 seeds);
 // a run at 1-4 % keeps stores buffered for tens to hundreds of decisions.
 inline constexpr unsigned kFlushPercents[] = {1, 2, 4, 8, 16, 32};
-SimConfig resolve_flush_percent(const SimConfig& config);
+// Likewise the share of cpp-memory loads that read an older store than the
+// newest, when config.stale_percent is 0.
+inline constexpr unsigned kStalePercents[] = {2, 5, 10, 25, 50};
+SimConfig resolve_memory_rates(const SimConfig& config);
 
 // The random strategies' noise before their pick: under TSO flush a buffered
 // store (flush_percent % of decisions), and sometimes wake a condvar waiter
 // spuriously (the pool must tolerate it).
 std::optional<Action> flush_or_spurious(const ReadyView& view, const SimConfig& config, SplitMix64& rng);
+// The random strategies' read under cpp memory: an older store than the
+// newest in stale_percent % of the loads that have one, uniformly among them.
+std::uint32_t stale_or_newest(std::uint32_t n, const SimConfig& config, SplitMix64& rng);
 
 }  // namespace wsstress::sim

@@ -23,6 +23,7 @@ void Scheduler::mutex_lock(SimMutex* m, SrcLoc loc) {
     still_alive(m->live, m, Op::Lock, loc);
   }
   m->owner = current_->id + 1;
+  if (cpp()) mem_.acquire_from(current_->mem, m->clock);
 }
 
 bool Scheduler::mutex_try_lock(SimMutex* m, SrcLoc loc) {
@@ -32,6 +33,7 @@ bool Scheduler::mutex_try_lock(SimMutex* m, SrcLoc loc) {
   if (tso()) drain();
   if (m->owner != 0) return false;
   m->owner = current_->id + 1;
+  if (cpp()) mem_.acquire_from(current_->mem, m->clock);
   return true;
 }
 
@@ -43,6 +45,7 @@ void Scheduler::mutex_unlock(SimMutex* m, SrcLoc loc) {
   point(Op::Unlock, m, loc);
   still_alive(m->live, m, Op::Unlock, loc);
   if (tso()) drain();
+  if (cpp()) mem_.release_to(current_->mem, m->clock);
   m->owner = 0;
   wake_all(FiberState::BlockedMutex, m);
 }
@@ -52,6 +55,7 @@ void Scheduler::cond_wait(SimCondVar* cv, SimMutex* m, SrcLoc loc) {
   still_alive(cv->live, cv, Op::Wait, loc);
   still_alive(m->live, m, Op::Wait, loc);
   if (tso()) drain();
+  if (cpp()) mem_.release_to(current_->mem, m->clock);
   m->owner = 0;
   wake_all(FiberState::BlockedMutex, m);
   current_->wait_seq = ++wait_counter_;
@@ -64,6 +68,7 @@ void Scheduler::cond_wait(SimCondVar* cv, SimMutex* m, SrcLoc loc) {
     still_alive(m->live, m, Op::Wait, loc);
   }
   m->owner = current_->id + 1;
+  if (cpp()) mem_.acquire_from(current_->mem, m->clock);
 }
 
 void Scheduler::cond_notify(SimCondVar* cv, bool all, SrcLoc loc) {
@@ -90,6 +95,7 @@ std::uint32_t Scheduler::spawn(std::string name, std::function<void()> body) {
 void Scheduler::join(std::uint32_t id) {
   point(Op::Join, nullptr, SrcLoc::here());
   while (fibers_.at(id)->state != FiberState::Done) block(FiberState::BlockedJoin, fibers_.at(id).get());
+  if (cpp()) mem_.joined(current_->mem, fibers_.at(id)->mem);
 }
 
 void Scheduler::sleep_ns(std::uint64_t ns) {

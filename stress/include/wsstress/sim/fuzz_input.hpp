@@ -8,7 +8,8 @@
 // schedule_fuzzer: a small header, then the decisions of the simulator:
 //   byte 0      the scenario (join inject cross terminate scope broadcast
 //               exception program), modulo 8
-//   byte 1      bit 0: x86-TSO instead of SC; (b >> 1) % 3: workers - 1;
+//   byte 1      bit 5: the C++ memory model, else bit 0: x86-TSO, else SC;
+//               (b >> 1) % 3: workers - 1;
 //               (b >> 3) % 2: pools - 2; (b >> 4) % 2: iterations - 1
 //   bytes 2-9   the seed (little-endian): program shapes, and decisions once
 //               the input's bytes run out

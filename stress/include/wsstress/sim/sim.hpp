@@ -10,7 +10,11 @@
 // stores and fences, lock operations and blocking calls drain it; and the
 // strategy may flush one buffered store of any fiber at any scheduling point.
 // That is what lets the store->load reorderings the sleep handshake's SeqCst
-// fences exist for actually happen here.
+// fences exist for actually happen here. Or the C++ memory model (`cpp`,
+// sim/cpp_memory.hpp): each atomic keeps its modification order, each fiber a
+// vector clock, and a load reads any store C++20 allows it to, the choice
+// being one more decision of the strategy; plain memory (Cell) is checked for
+// data races against the same clocks.
 //
 // A run ends passed, or with a lost wake-up (no fiber can run while some have
 // not finished), a livelock (the step budget ran out), a broken pool
@@ -41,6 +45,7 @@
 #include <string>
 #include <system_error>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "wsstress/pool/platform/concept.hpp"
@@ -53,11 +58,14 @@ namespace wsstress::sim {
 using pool::Event;
 using pool::SrcLoc;
 
-enum class MemoryModel { SC, TSO };
+enum class MemoryModel { SC, TSO, CPP };
 // Fuzz: each decision is read from `fuzz_bytes` (a coverage-guided fuzzer's
 // input), then from a generator seeded with `seed` once they run out.
 enum class StrategyKind { Random, PCT, DFS, Fuzz, SleepFirst, Portfolio };
-const char* to_string(MemoryModel m) noexcept;
+const char* to_string(MemoryModel m) noexcept;  // "sc", "tso", "cpp"
+std::optional<MemoryModel> parse_memory(std::string_view word) noexcept;
+std::vector<std::string> memory_names();  // every model's word, for the CLI and its completions
+inline constexpr MemoryModel kMemoryModels[] = {MemoryModel::SC, MemoryModel::TSO, MemoryModel::CPP};
 const char* to_string(StrategyKind s) noexcept;
 // "random", "pct", "dfs", "fuzz", "sleep-first", "portfolio"; nullopt for another word.
 std::optional<StrategyKind> parse_strategy(std::string_view word) noexcept;
@@ -65,7 +73,8 @@ std::optional<StrategyKind> parse_strategy(std::string_view word) noexcept;
 // What a scheduling point does, for traces.
 enum class Op : std::uint8_t {
   Load, Store, Rmw, Fence, Lock, Unlock, Wait, Notify, Yield, Start, Exit, Join, Sleep, Flush, Event,
-  Wake  // trace only: the fiber made fiber `detail` runnable
+  Wake,  // trace only: the fiber made fiber `detail` runnable
+  Stale  // trace only (cpp memory): the fiber's load read the store `detail` places back in mo
 };
 const char* to_string(Op op) noexcept;
 
@@ -81,6 +90,9 @@ struct SimConfig {
   // store; 0 (the default) draws it per seed from kFlushPercents, so a sweep
   // runs short-lived and long-lived store buffers alike (strategy.cpp).
   unsigned flush_percent = 0;
+  // cpp: the chance that a load with a choice reads an older store than the
+  // newest; 0 (the default) draws it per seed from kStalePercents.
+  unsigned stale_percent = 0;
   unsigned spurious_wakeup_per_mille = 5; // chance a condvar waiter wakes spuriously
   std::vector<std::uint32_t> forced;      // a recorded schedule to follow (replay)
   std::vector<std::uint8_t> fuzz_bytes;   // Fuzz: one byte per decision
@@ -133,6 +145,17 @@ void on_event(const Event& e, SrcLoc loc);
 // flush, records the failure and returns); outside a run, aborts.
 void use_after_free(Op op, const void* addr, SrcLoc loc);
 bool tso();
+// The C++ memory model (cpp_memory.hpp): on for the calling fiber's run.
+struct History;
+struct CellState;
+bool cpp();
+std::uint64_t cpp_load(History*& h, std::uint64_t latest, std::memory_order o);
+void cpp_store(History*& h, std::uint64_t latest, std::uint64_t bits, std::memory_order o);
+void cpp_rmw(History*& h, std::uint64_t latest, std::uint64_t bits, std::memory_order o, bool writes);
+void cpp_fence(std::memory_order o);
+void cell_access(CellState*& c, bool write, SrcLoc loc);
+void free_history(History* h) noexcept;
+void free_cell(CellState* c) noexcept;
 // TSO store buffer of the current fiber.
 bool buffered_load(const void* addr, std::uint64_t& bits);
 void buffer_store(void* addr, std::uint64_t bits, void (*apply)(void*, std::uint64_t));
@@ -180,35 +203,41 @@ class SimAtomic {
   SimAtomic(T v) noexcept : value_(v) {}  // NOLINT: mirrors std::atomic
   SimAtomic(const SimAtomic&) = delete;
   SimAtomic& operator=(const SimAtomic&) = delete;
+  ~SimAtomic() { detail::free_history(history_); }
 
-  T load(std::memory_order, SrcLoc loc = SrcLoc::here()) const noexcept {
+  T load(std::memory_order order, SrcLoc loc = SrcLoc::here()) const noexcept {
     enter(Op::Load, loc);
     std::uint64_t bits;
+    if (detail::cpp()) return from_bits(detail::cpp_load(history_, to_bits(value_), order));
     if (detail::tso() && detail::buffered_load(this, bits)) return from_bits(bits);
     return value_;
   }
   void store(T v, std::memory_order order, SrcLoc loc = SrcLoc::here()) noexcept {
     enter(Op::Store, loc);
-    if (detail::tso() && order != std::memory_order_seq_cst) {
+    if (detail::cpp()) {
+      detail::cpp_store(history_, to_bits(value_), to_bits(v), order);
+      value_ = v;
+    } else if (detail::tso() && order != std::memory_order_seq_cst) {
       detail::buffer_store(const_cast<SimAtomic*>(this), to_bits(v), &apply);
     } else {
       if (detail::tso()) detail::drain();
       value_ = v;
     }
   }
-  T exchange(T v, std::memory_order, SrcLoc loc = SrcLoc::here()) noexcept {
+  T exchange(T v, std::memory_order order, SrcLoc loc = SrcLoc::here()) noexcept {
     rmw(loc);
     T old = value_;
-    value_ = v;
+    write(v, order);
     return old;
   }
-  bool compare_exchange_strong(T& expected, T desired, std::memory_order, std::memory_order,
+  bool compare_exchange_strong(T& expected, T desired, std::memory_order success, std::memory_order failure,
                                SrcLoc loc = SrcLoc::here()) noexcept {
     rmw(loc);
     if (std::memcmp(&value_, &expected, sizeof(T)) == 0) {
-      value_ = desired;
+      write(desired, success);
       return true;
     }
+    if (detail::cpp()) detail::cpp_rmw(history_, to_bits(value_), 0, failure, false);
     expected = value_;
     return false;
   }
@@ -216,16 +245,16 @@ class SimAtomic {
                              SrcLoc loc = SrcLoc::here()) noexcept {
     return compare_exchange_strong(expected, desired, s, f, loc);
   }
-  T fetch_add(T v, std::memory_order, SrcLoc loc = SrcLoc::here()) noexcept {
+  T fetch_add(T v, std::memory_order order, SrcLoc loc = SrcLoc::here()) noexcept {
     rmw(loc);
     T old = value_;
-    value_ = static_cast<T>(old + v);
+    write(static_cast<T>(old + v), order);
     return old;
   }
-  T fetch_sub(T v, std::memory_order, SrcLoc loc = SrcLoc::here()) noexcept {
+  T fetch_sub(T v, std::memory_order order, SrcLoc loc = SrcLoc::here()) noexcept {
     rmw(loc);
     T old = value_;
-    value_ = static_cast<T>(old - v);
+    write(static_cast<T>(old - v), order);
     return old;
   }
 
@@ -240,6 +269,11 @@ class SimAtomic {
   void rmw(SrcLoc loc) const noexcept {
     enter(Op::Rmw, loc);
     if (detail::tso()) detail::drain();  // a locked instruction drains the buffer
+  }
+  // An RMW's write: it reads the newest value (value_) and writes after it in mo.
+  void write(T v, std::memory_order order) noexcept {
+    if (detail::cpp()) detail::cpp_rmw(history_, to_bits(value_), to_bits(v), order, true);
+    value_ = v;
   }
   static std::uint64_t to_bits(T v) noexcept {
     std::uint64_t b = 0;
@@ -263,7 +297,36 @@ class SimAtomic {
   }
 
   SimLiveness live_;
-  mutable T value_;
+  mutable T value_;  // the newest value in modification order
+  mutable detail::History* history_ = nullptr;  // cpp memory: the modification order, made at the first access
+};
+
+// Plain memory shared between fibers (a job's closure and result, LockLatch's
+// flag): the pool's PlainCell, plus under the C++ memory model a race check of
+// every access against the fibers' clocks (the constructor is a write).
+template <class T>
+class SimCell {
+ public:
+  template <class... A>
+  explicit SimCell(A&&... args) : value_(std::forward<A>(args)...) {
+    if (detail::cpp()) detail::cell_access(state_, true, SrcLoc{"(the cell's construction)", 0});
+  }
+  SimCell(const SimCell&) = delete;
+  SimCell& operator=(const SimCell&) = delete;
+  ~SimCell() { detail::free_cell(state_); }
+
+  T& write(SrcLoc loc = SrcLoc::here()) noexcept {
+    if (detail::cpp()) detail::cell_access(state_, true, loc);
+    return value_;
+  }
+  T& read(SrcLoc loc = SrcLoc::here()) noexcept {
+    if (detail::cpp()) detail::cell_access(state_, false, loc);
+    return value_;
+  }
+
+ private:
+  T value_;
+  detail::CellState* state_ = nullptr;
 };
 
 class SimMutex {
@@ -279,6 +342,7 @@ class SimMutex {
   bool try_lock(SrcLoc loc = SrcLoc::here());
   SimLiveness live;
   std::uint32_t owner = 0;  // fiber id + 1; 0: free (managed by the scheduler)
+  std::shared_ptr<const std::vector<std::uint32_t>> clock;  // cpp memory: the last unlocker's clock
 };
 
 class SimCondVar {
@@ -305,13 +369,14 @@ struct SimPlatform {
   using Mutex = SimMutex;
   using CondVar = SimCondVar;
   template <class T>
-  using Cell = pool::PlainCell<T>;
+  using Cell = SimCell<T>;
 
   static constexpr bool kTraced = true;
   static constexpr bool kCheckInvariants = true;
 
   static void fence(std::memory_order order, SrcLoc loc = SrcLoc::here()) noexcept {
     detail::point(Op::Fence, nullptr, loc);
+    if (detail::cpp()) detail::cpp_fence(order);
     if (order == std::memory_order_seq_cst && detail::tso()) detail::drain();
   }
   static void yield_now(SrcLoc loc = SrcLoc::here()) noexcept {

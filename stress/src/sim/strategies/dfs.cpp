@@ -4,7 +4,8 @@
 // lowest runnable id. Every decision's alternatives are recorded so the
 // engine can extend the tree: the runnable fibers and, under TSO, a flush of
 // each non-empty store buffer (spurious wake-ups are left to the random
-// strategies), the non-preemptive default first.
+// strategies), the non-preemptive default first; under cpp memory, each
+// store a load may read, the newest first.
 #include "../strategy.hpp"
 
 namespace wsstress::sim {
@@ -25,6 +26,15 @@ class Dfs final : public Strategy {
   }
 
   std::optional<Action> choose(const ReadyView& view) override { return view.keep_running(); }
+
+  // A load's alternatives: the newest store (the default, as SC would read)
+  // and each older one it may read, each older one costing one preemption.
+  void observe_read(std::uint32_t n) override {
+    std::vector<std::uint32_t> alts;
+    for (std::uint32_t k = 0; k < n; ++k) alts.push_back(Action{k, Action::Read}.code());
+    decisions_.push_back(std::move(alts));
+  }
+  std::optional<std::uint32_t> choose_read(std::uint32_t, std::size_t) override { return 0; }
 
   std::vector<std::vector<std::uint32_t>> take_decisions() override { return std::move(decisions_); }
 

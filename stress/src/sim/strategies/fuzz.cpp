@@ -4,7 +4,8 @@
 // M even, per decision: one byte per decision from the next byte on, so a
 // mutation of byte i changes decision i and nothing before it. Values 0xC0
 // and up flush a store buffer under TSO (if one holds a store), 0xBF wakes a
-// condvar waiter spuriously, any other value picks runnable fiber b % n.
+// condvar waiter spuriously, any other value picks runnable fiber b % n; a
+// load's choice under cpp memory is a byte too (0xC0 and up: an older store).
 //
 // M odd, PCT change points: (M >> 1) % 8 change points follow, each a
 // little-endian 16-bit step number (modulo 8192); the fibers' priorities come
@@ -39,6 +40,14 @@ class Fuzz final : public Strategy {
   void on_spawn(std::uint32_t, std::uint64_t draw) override { priority_.push_back(pct_initial_priority(draw)); }
 
   std::optional<Action> choose(const ReadyView& view) override { return pct_ ? choose_pct(view) : choose_byte(view); }
+
+  // Per-decision encoding: the next byte, an older store for 0xC0 and up (as
+  // a flush under TSO); the PCT encoding draws from the seed.
+  std::optional<std::uint32_t> choose_read(std::uint32_t n, std::size_t) override {
+    if (pct_) return stale_or_newest(n, config_, rng_);
+    const std::uint32_t b = at_ < bytes_.size() ? bytes_[at_++] : static_cast<std::uint32_t>(rng_.next() & 0xff);
+    return b >= 0xC0 ? 1 + b % (n - 1) : 0;
+  }
 
  private:
   std::optional<Action> choose_byte(const ReadyView& view) {

@@ -20,6 +20,9 @@ class Pct final : public Strategy {
     if (auto a = flush_or_spurious(view, config_, rng_)) return a;
     return pct_pick(view, change_points_, priority_);
   }
+  std::optional<std::uint32_t> choose_read(std::uint32_t n, std::size_t) override {
+    return stale_or_newest(n, config_, rng_);
+  }
 
  private:
   const SimConfig& config_;

@@ -8,8 +8,8 @@
 namespace wsstress::sim {
 
 SimConfig resolve_strategy(const SimConfig& config) {
-  if (config.strategy != StrategyKind::Portfolio) return resolve_flush_percent(config);
-  SimConfig member = resolve_flush_percent(config);
+  if (config.strategy != StrategyKind::Portfolio) return resolve_memory_rates(config);
+  SimConfig member = resolve_memory_rates(config);
   switch (config.seed % 5) {
     case 0: member.strategy = StrategyKind::Random; break;
     case 1: member.strategy = StrategyKind::PCT; member.pct_depth = 2; break;

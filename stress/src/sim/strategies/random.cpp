@@ -13,6 +13,9 @@ class Random final : public Strategy {
     if (auto a = flush_or_spurious(view, config_, rng_)) return a;
     return view.runnable[rng_.next() % view.runnable.size()];
   }
+  std::optional<std::uint32_t> choose_read(std::uint32_t n, std::size_t) override {
+    return stale_or_newest(n, config_, rng_);
+  }
 
  private:
   const SimConfig& config_;

@@ -19,9 +19,24 @@ class Replay final : public Strategy {
     if (view.decision >= forced_.size()) return then_->choose(view);
     const Action a = Action::from_code(forced_[view.decision]);
     if (view.can(a)) return a;
+    if (a.kind == Action::Read) {
+      divergence_ = "the recorded schedule diverges at decision " + std::to_string(view.decision) +
+                    ": a load's choice is recorded where a fiber is to be chosen";
+      return std::nullopt;
+    }
     divergence_ = "the recorded schedule diverges at decision " + std::to_string(view.decision) + ": fiber " +
                   std::to_string(a.fiber) + " cannot " +
                   (a.kind == Action::Run ? "run" : a.kind == Action::Flush ? "flush a store" : "wake") + " there";
+    return std::nullopt;
+  }
+
+  void observe_read(std::uint32_t n) override { then_->observe_read(n); }
+  std::optional<std::uint32_t> choose_read(std::uint32_t n, std::size_t decision) override {
+    if (decision >= forced_.size()) return then_->choose_read(n, decision);
+    const Action a = Action::from_code(forced_[decision]);
+    if (a.kind == Action::Read && a.fiber < n) return a.fiber;
+    divergence_ = "the recorded schedule diverges at decision " + std::to_string(decision) +
+                  ": a load with " + std::to_string(n) + " stores to read from is not recorded there";
     return std::nullopt;
   }
 

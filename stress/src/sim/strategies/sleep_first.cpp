@@ -25,6 +25,9 @@ class SleepFirst final : public Strategy {
     const std::vector<Action>& pool = first.empty() ? view.runnable : first;
     return pool[rng_.next() % pool.size()];
   }
+  std::optional<std::uint32_t> choose_read(std::uint32_t n, std::size_t) override {
+    return stale_or_newest(n, config_, rng_);
+  }
 
  private:
   static bool is_worker(const Fiber& f) { return f.slot != nullptr; }
