@@ -5,7 +5,15 @@
 
 #include <algorithm>
 
-namespace wsstress::sim::cppmem {
+namespace wsstress::sim {
+
+namespace {
+CppFlaw g_flaw = CppFlaw::None;
+}  // namespace
+
+void set_cpp_flaw_for_tests(CppFlaw flaw) noexcept { g_flaw = flaw; }
+
+namespace cppmem {
 
 namespace {
 constexpr bool is_acquire(std::memory_order o) {
@@ -102,6 +110,7 @@ void Memory::push(detail::History& h, Store s) {
 
 // Whether the load may not read any store older than `w` (see the header).
 bool Memory::stops(const Store& w, const Thread& t, const Clock& fences, std::uint64_t sc_limit) const {
+  if (g_flaw == CppFlaw::ReadOverwritten) return w.stamp == 0;  // coherence ignored: any store back to the first
   if (before(t.clock, w.writer, w.stamp) || before(fences, w.writer, w.stamp)) return true;
   if ((w.sc_seq != 0 && w.sc_seq < sc_limit) || w.sc_read_seq < sc_limit) return true;
   for (const auto& [reader, ts] : w.readers) {
@@ -169,6 +178,7 @@ void Memory::rmw(Thread& t, detail::History*& hp, std::uint64_t latest, std::uin
 
 void Memory::fence(Thread& t, std::memory_order o) {
   if (o == std::memory_order_relaxed) return;
+  if (g_flaw == CppFlaw::SeqCstFenceAsAcqRel && o == std::memory_order_seq_cst) o = std::memory_order_acq_rel;
   if (is_acquire(o) && join(t.clock, t.acq_pending)) t.snapshot.reset();
   if (is_release(o)) {
     t.tick();
@@ -221,4 +231,5 @@ bool Memory::cell(Thread& t, detail::CellState*& cp, bool write, const char* fil
   return true;
 }
 
-}  // namespace wsstress::sim::cppmem
+}  // namespace cppmem
+}  // namespace wsstress::sim

@@ -129,6 +129,12 @@ struct SimResult {
   std::vector<std::vector<std::uint32_t>> decisions;
 };
 
+// Checking the checker (stress/tests/test_litmus.cpp): a flaw put into the
+// cpp memory model on purpose, which the litmus suite must notice. None in
+// every tool.
+enum class CppFlaw { None, SeqCstFenceAsAcqRel, ReadOverwritten };
+void set_cpp_flaw_for_tests(CppFlaw flaw) noexcept;
+
 // Runs body() as the "main" fiber under a fresh scheduler until every fiber
 // has finished or the run fails.
 SimResult simulate(const SimConfig& config, const std::function<stress::Verdict()>& body);
