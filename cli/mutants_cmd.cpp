@@ -19,7 +19,7 @@ namespace wsstress::cli {
 
 namespace {
 
-const char* const kEngines[] = {"stress", "sim-sc", "sim-tso", "sim-random", "sim-sleep-first", "sim-portfolio", "relacy", "tsan", "fuzz-program", "fuzz-schedule"};
+const char* const kEngines[] = {"stress", "sim-sc", "sim-tso", "sim-cpp", "sim-random", "sim-sleep-first", "sim-portfolio", "relacy", "tsan", "fuzz-program", "fuzz-schedule"};
 
 struct CheckOptions {
   stress::MatrixSpec matrix;
@@ -116,7 +116,7 @@ int check_command(const CheckOptions& o, const std::string& self) {
 
 void add_check_options(CLI::App* cmd, CheckOptions& o) {
   cmd->add_option("--engine", o.engines_text,
-                  "comma-separated engines: stress, sim-sc, sim-tso (PCT), sim-random, sim-sleep-first, sim-portfolio, "
+                  "comma-separated engines: stress, sim-sc, sim-tso, sim-cpp (PCT), sim-random, sim-sleep-first, sim-portfolio, "
                   "relacy, tsan (real threads under ThreadSanitizer), fuzz-program, fuzz-schedule")
       ->capture_default_str();
   add_max_seconds(cmd, o.matrix.budget_s, "seconds per mutant and engine", 0.5, 86400.0);

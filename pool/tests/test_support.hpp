@@ -22,6 +22,7 @@ namespace wsstress::test {
 
 struct CheckedPlatform : pool::StdPlatform {
   static constexpr bool kCheckInvariants = true;
+  static constexpr bool kCheckSyncInvariants = true;  // WSSTRESS_CHECK_SYNC (concept.hpp)
 };
 
 using P = CheckedPlatform;

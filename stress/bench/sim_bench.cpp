@@ -40,6 +40,7 @@ void run_seeds(benchmark::State& state, const std::string& scenario, sim::Strate
 void mixed_random_sc(benchmark::State& s) { run_seeds(s, "mixed", sim::StrategyKind::Random, sim::MemoryModel::SC); }
 void mixed_pct_sc(benchmark::State& s) { run_seeds(s, "mixed", sim::StrategyKind::PCT, sim::MemoryModel::SC); }
 void mixed_random_tso(benchmark::State& s) { run_seeds(s, "mixed", sim::StrategyKind::Random, sim::MemoryModel::TSO); }
+void mixed_random_cpp(benchmark::State& s) { run_seeds(s, "mixed", sim::StrategyKind::Random, sim::MemoryModel::CPP); }
 void join_random_sc(benchmark::State& s) { run_seeds(s, "join", sim::StrategyKind::Random, sim::MemoryModel::SC); }
 
 }  // namespace
@@ -47,5 +48,6 @@ void join_random_sc(benchmark::State& s) { run_seeds(s, "join", sim::StrategyKin
 BENCHMARK(mixed_random_sc)->Unit(benchmark::kMillisecond);
 BENCHMARK(mixed_pct_sc)->Unit(benchmark::kMillisecond);
 BENCHMARK(mixed_random_tso)->Unit(benchmark::kMillisecond);
+BENCHMARK(mixed_random_cpp)->Unit(benchmark::kMillisecond);
 BENCHMARK(join_random_sc)->Unit(benchmark::kMillisecond);
 BENCHMARK_MAIN();

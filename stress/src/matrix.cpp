@@ -192,6 +192,7 @@ void judge(const MatrixSpec& spec, const MatrixEngine& engine, const MutantInfo&
   switch (measure_only ? measured_expect
           : spec.engine == "stress" ? m.stress_expect
           : spec.engine == "sim-sc" ? m.sim_sc_expect
+          : spec.engine == "sim-cpp" ? (measured_expect == Expect::Pass ? Expect::Pass : m.sim_cpp_expect)
           : spec.engine == "relacy" ? m.relacy_expect
           : spec.engine == "tsan"   ? (measured_expect == Expect::Pass ? Expect::Pass : m.tsan_expect)
                                     : m.sim_tso_expect) {

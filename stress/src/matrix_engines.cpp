@@ -78,6 +78,7 @@ const MatrixEngine* builtin_engine(const std::string& name) {
   static const MatrixEngine stress{real_threads};
   static const MatrixEngine sim_sc{simulator_with<StrategyKind::PCT, MemoryModel::SC>};
   static const MatrixEngine sim_tso{simulator_with<StrategyKind::PCT, MemoryModel::TSO>};
+  static const MatrixEngine sim_cpp{simulator_with<StrategyKind::PCT, MemoryModel::CPP>};
   // The strategies the catalog's expectations were not set with measure.
   static const MatrixEngine sim_random{simulator_with<StrategyKind::Random, MemoryModel::SC>, 1, 30, true};
   static const MatrixEngine sim_sleep_first{simulator_with<StrategyKind::SleepFirst, MemoryModel::SC>, 1, 30, true};
@@ -85,6 +86,7 @@ const MatrixEngine* builtin_engine(const std::string& name) {
   if (name == "stress") return &stress;
   if (name == "sim-sc") return &sim_sc;
   if (name == "sim-tso") return &sim_tso;
+  if (name == "sim-cpp") return &sim_cpp;
   if (name == "sim-random") return &sim_random;
   if (name == "sim-sleep-first") return &sim_sleep_first;
   if (name == "sim-portfolio") return &sim_portfolio;

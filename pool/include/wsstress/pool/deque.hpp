@@ -13,7 +13,8 @@
 //
 // Deviations, neither touching an order: a grown buffer is never shrunk, and
 // retired buffers are freed only when the deque is destroyed (crossbeam frees
-// them through epoch-based reclamation). A thief holding a stale buffer
+// them through epoch-based reclamation; `resize` keeps the pin and the
+// flush's SeqCst fence, the ordering part of that reclamation). A thief holding a stale buffer
 // pointer therefore always reads valid memory. The retired buffers add up to
 // less than the live one.
 //
@@ -225,12 +226,23 @@ class Deque {
     for (std::int64_t i = f; i != b; ++i) {
       grown->at(i).store(old->at(i).load(std::memory_order_relaxed), std::memory_order_relaxed);
     }
+    // crossbeam pins the epoch here, between the copy and the swap
+    // (deque.rs:295): its SeqCst fence (or, for kEpochPinX86Cas, its CAS).
+    EpochGuard<P, M> guard;
     retired_.push_back(old);
     cached_ = grown;
     cache_owner_view();
     // Pairs with the thieves' acquire load of `buffer_` (crossbeam: a Release swap).
     buffer_.exchange(grown, std::memory_order_release);
+    // crossbeam then flushes the thread's garbage when the buffer is large
+    // (deque.rs:309-311: size_of::<JobRef>() * new_cap >= 1 KiB, every growth
+    // from 64 slots up): Guard::flush -> Global::collect -> try_advance, whose
+    // SeqCst fence is the flush's only ordering effect on the deque's words
+    // (the bag's queue and the epoch are words of their own).
+    if (kRustJobRefBytes * new_cap >= kFlushThresholdBytes) P::fence(std::memory_order_seq_cst);
   }
+  static constexpr std::size_t kRustJobRefBytes = 16;  // rayon-core's JobRef: a data and a function pointer
+  static constexpr std::size_t kFlushThresholdBytes = 1 << 10;  // crossbeam-deque's FLUSH_THRESHOLD_BYTES
 
   const Flavor flavor_;
   // crossbeam's layout (a CachePadded Inner whose buffer is CachePadded too):

@@ -180,7 +180,7 @@ class CountLatch {
   explicit CountLatch(std::size_t count = 1) noexcept : counter_(count) {}
 
   void increment() noexcept {
-    WSSTRESS_CHECK(P, !core_latch_.probe(), "CountLatch incremented after it was set");
+    WSSTRESS_CHECK_SYNC(P, !core_latch_.probe(), "CountLatch incremented after it was set");
     counter_.fetch_add(1, std::memory_order_relaxed);
   }
 

@@ -352,6 +352,7 @@ struct NoMutants {
     .stress = "a store->load reordering: x86 shows it only rarely on real threads; the TSO simulator's store "       \
       "buffer shows it once stores stay buffered for tens of decisions (issue #37: a per-seed flush rate)",          \
     .stress_expect = Maybe, .sim_sc_expect = Cannot, .sim_tso_expect = Catch,                                        \
+    .sim_cpp_expect = Catch,                                                                                         \
     .relacy_expect = Catch,                                                                                          \
     .tsan_expect = Cannot, .kinds = DataRace | WrongResult | UseAfterFree | Crash | Hang)                            \
   X(DequePushRelaxed, deque_push_relaxed, (static constexpr bool kDequePushRelaxed = true;),                         \
@@ -360,6 +361,7 @@ struct NoMutants {
     .scenario = "join",                                                                                              \
     .stress = "not on x86: stores are not reordered with stores there (nor in the TSO simulator); needs Relacy",     \
     .stress_expect = Cannot, .sim_sc_expect = Cannot, .sim_tso_expect = Cannot,                                      \
+    .sim_cpp_expect = Catch,                                                                                         \
     .relacy_expect = Catch,                                                                                          \
     .tsan_expect = Catch, .kinds = Assertion | Hang | WrongResult | DataRace)                                        \
   /* weak-memory orders of the latches (issue #18): x86 and TSO cannot show them                                */  \
@@ -370,15 +372,18 @@ struct NoMutants {
     .scenario = "join",                                                                                              \
     .stress = "not on x86: every load is an acquire there (nor in the TSO simulator); needs Relacy or TSan",       \
     .stress_expect = Cannot, .sim_sc_expect = Cannot, .sim_tso_expect = Cannot,                                      \
+    .sim_cpp_expect = Catch,                                                                                         \
     .relacy_expect = Catch, .tsan_expect = Catch, .kinds = DataRace)                                                 \
   X(CountLatchSubRelaxed, count_latch_sub_relaxed, (static constexpr bool kCountLatchSubRelaxed = true;),            \
     .history = "issue #18: latch.rs's SeqCst CountLatch decrement weakened to Relaxed",                              \
     .failure = "a scope job that is not the last to finish releases nothing: the scope's owner returns with no "   \
       "order after that job's writes",                                                                               \
     .scenario = "scope",                                                                                             \
-    .stress = "not on x86: a locked RMW is a full barrier there (nor in the TSO simulator); needs Relacy or TSan",  \
+    .stress = "not on x86: a locked RMW is a full barrier there (nor in the TSO simulator); needs Relacy or TSan; "  \
+      "the simulator's C++ model shows the owner's later loads reading stale values (a crash, seed 433)",           \
     .stress_expect = Cannot, .sim_sc_expect = Cannot, .sim_tso_expect = Cannot,                                      \
-    .relacy_expect = Catch, .tsan_expect = Catch, .kinds = DataRace)                                                 \
+    .sim_cpp_expect = Catch,                                                                                         \
+    .relacy_expect = Catch, .tsan_expect = Catch, .kinds = DataRace | Crash)                                         \
   /* negative controls: expected harmless                                                                        */  \
   X(NarrowJec, narrow_jec, (static constexpr unsigned kJecBits = 1;),                                                \
     .history = "model knob (1-bit JEC)",                                                                             \
@@ -432,6 +437,7 @@ struct NoMutants {
     .scenario = "join",                                                                                              \
     .stress = "not on x86: a locked CAS is a full barrier there, as crossbeam relies on; needs Relacy",              \
     .stress_expect = Cannot, .sim_sc_expect = Maybe, .sim_tso_expect = Maybe,                                        \
+    .sim_cpp_expect = Catch,                                                                                         \
     .relacy_expect = Catch, .tsan_expect = Cannot, .kinds = DataRace | WrongResult)
 
 // The clean pool first, then every mutant: what the runner tables and the catalog hold.

@@ -244,7 +244,7 @@ class Registry {
   // Into the global injector, from a thread that is not one of our workers.
   void inject(JobRef job) noexcept {
     trace<P>([&] { return Event{EventKind::JobsInjected, this, Event::kNoWorker, 1}; });
-    WSSTRESS_CHECK(P, terminate_count_.load(std::memory_order_acquire) != 0, "inject() on a terminated registry");
+    WSSTRESS_CHECK_SYNC(P, terminate_count_.load(std::memory_order_acquire) != 0, "inject() on a terminated registry");
     handshake::inject(injected_jobs_, sleep_, Event::kNoWorker, job);
   }
 
@@ -259,7 +259,7 @@ class Registry {
         broadcasts_mutex_, n_threads_, [this](std::size_t i) -> Deque<P, M>& { return *broadcasts_[i]; },
         [&](std::size_t i) noexcept {
           if (i == 0) {  // under the lock
-            WSSTRESS_CHECK(P, terminate_count_.load(std::memory_order_acquire) != 0,
+            WSSTRESS_CHECK_SYNC(P, terminate_count_.load(std::memory_order_acquire) != 0,
                            "inject_broadcast() on a terminated registry");
           }
           return job_ref_for(i);
@@ -505,7 +505,7 @@ void Registry<P, M>::main_loop(std::size_t index) {
 
   // rayon's debug_assert: only checked platforms (the engines, like rayon's
   // debug-build tests) look; production skips the pop and the steal.
-  WSSTRESS_CHECK(P, !worker_thread.take_local_job(), "a worker exited with work left in its deque");
+  WSSTRESS_CHECK_SYNC(P, !worker_thread.take_local_job(), "a worker exited with work left in its deque");
   thread_infos_[index].stopped.set();
   trace<P>([&] { return Event{EventKind::ThreadTerminate, this, static_cast<std::uint32_t>(index)}; });
   if (exit_handler_) catch_unwind([&] { exit_handler_(index); });
@@ -550,7 +550,7 @@ void WorkerThread<P, M>::wait_until_cold(CoreLatch<P, M>& latch) noexcept {
 
 template <class P, class M>
 JobRef WorkerThread<P, M>::steal() noexcept {
-  WSSTRESS_CHECK(P, local_deque_is_empty(), "stealing with local work left");
+  WSSTRESS_CHECK_SYNC(P, local_deque_is_empty(), "stealing with local work left");
   const std::size_t num_threads = registry_->n_threads_;
   if (num_threads <= 1) return JobRef();
   for (;;) {

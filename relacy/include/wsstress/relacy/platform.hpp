@@ -268,6 +268,7 @@ struct RelacyPlatform {
 
   static constexpr bool kTraced = false;
   static constexpr bool kCheckInvariants = true;
+  static constexpr bool kCheckSyncInvariants = false;  // WSSTRESS_CHECK_SYNC (concept.hpp)
 
   static void fence(std::memory_order order, SrcLoc loc = SrcLoc::here()) {
     rl::atomic_thread_fence(to_rl(order), info(loc));

@@ -379,6 +379,7 @@ struct SimPlatform {
 
   static constexpr bool kTraced = true;
   static constexpr bool kCheckInvariants = true;
+  static constexpr bool kCheckSyncInvariants = false;  // WSSTRESS_CHECK_SYNC (concept.hpp)
 
   static void fence(std::memory_order order, SrcLoc loc = SrcLoc::here()) noexcept {
     detail::point(Op::Fence, nullptr, loc);

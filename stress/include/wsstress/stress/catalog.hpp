@@ -35,6 +35,9 @@ struct MutantInfo {
   bool negative_control = false;  // expected harmless
   Expect sim_sc_expect = Expect::Maybe;   // the simulator's PCT sweep, SC and TSO
   Expect sim_tso_expect = Expect::Maybe;
+  // The simulator's C++ memory model (`--memory cpp`, issue #37); the clean
+  // pool and negative controls must pass it whatever this says.
+  Expect sim_cpp_expect = Expect::Maybe;
   // The Relacy models' verdict on it (relacy/'s model table has the per-model
   // detail and the reasons): Cannot when no model targets it.
   Expect relacy_expect = Expect::Cannot;

@@ -83,6 +83,7 @@ struct NoisyPlatform : pool::StdPlatform {
   using Cell = pool::PlainCell<T>;
   static constexpr bool kTraced = true;
   static constexpr bool kCheckInvariants = true;
+  static constexpr bool kCheckSyncInvariants = false;  // WSSTRESS_CHECK_SYNC (concept.hpp)
 
   static void on_event(const Event& e, SrcLoc loc) noexcept;
   [[noreturn]] static void invariant_failed(const char* what, SrcLoc loc) noexcept;

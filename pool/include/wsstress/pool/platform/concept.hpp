@@ -54,6 +54,7 @@ concept Platform =
       typename P::template Cell<int>;
       { P::kTraced } -> std::convertible_to<bool>;
       { P::kCheckInvariants } -> std::convertible_to<bool>;
+      { P::kCheckSyncInvariants } -> std::convertible_to<bool>;
     } &&
     requires(std::memory_order order, const Event& event, SrcLoc loc,
              typename P::template Atomic<std::size_t>& a, std::unique_lock<typename P::Mutex>& lock,
@@ -80,6 +81,19 @@ concept Platform =
 #define WSSTRESS_CHECK(P, cond, what)                                     \
   do {                                                                    \
     if constexpr (P::kCheckInvariants) {                                  \
+      if (!(cond)) P::invariant_failed((what), ::wsstress::pool::SrcLoc::here()); \
+    }                                                                     \
+  } while (0)
+
+// A check whose condition executes atomics (a load, a pop): on the engines'
+// platforms it would add a happens-before edge and a scheduling point that
+// release-build rayon-core does not have (an Acquire load synchronising with
+// terminate_count's last RMW can hide a missing edge; issue #37). Evaluated
+// only where P::kCheckSyncInvariants (the unit tests' platform, outside any
+// engine); off in the simulator, the noisy stress platform and Relacy.
+#define WSSTRESS_CHECK_SYNC(P, cond, what)                                \
+  do {                                                                    \
+    if constexpr (P::kCheckSyncInvariants) {                              \
       if (!(cond)) P::invariant_failed((what), ::wsstress::pool::SrcLoc::here()); \
     }                                                                     \
   } while (0)

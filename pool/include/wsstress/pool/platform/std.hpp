@@ -51,6 +51,7 @@ struct StdPlatform {
 
   static constexpr bool kTraced = false;
   static constexpr bool kCheckInvariants = false;
+  static constexpr bool kCheckSyncInvariants = false;  // WSSTRESS_CHECK_SYNC (concept.hpp)
 
   // A SeqCst fence is the locked no-op rustc emits for rayon-core's fences on
   // x86-64 (`lock orl $0,-64(%rsp)`, below the live stack slots); with g++'s
