@@ -37,7 +37,7 @@ grep -q 'verdict: pass' "$dir/err" || fail "the text report did not move to stde
 # A write that fails after the run: the hang's exit code 4 stands, the error
 # names the file, and no temporary file is left.
 if [ -w /dev/full ]; then
-  "$ws" sim --scenario join --mutant late_is_blocked_lock --strategy pct --seeds 2285..2285 --quiet \
+  "$ws" sim --scenario join --mutant late_is_blocked_lock --strategy pct --seeds 1173..1173 --quiet \
     --repro "$dir/hang.repro" --json /dev/full >/dev/null 2>"$dir/err"; rc=$?
   [ $rc -eq 4 ] || fail "a found hang with an unwritable --json exited $rc, not 4"
   grep -q "cannot write /dev/full" "$dir/err" || fail "the failed write was not named"

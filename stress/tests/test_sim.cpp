@@ -269,7 +269,7 @@ TEST(Detection, AnObjectFreedAtItsSchedulingPointIsAUseAfterFree) {
 
 // rayon-core 1.10.1's ScopeLatch::set (the mutant) notifies the scope owner's
 // registry without holding it: on this PCT seed (found by a sweep, the first
-// failing one of 0..100000 in SC) the owner's pool is freed while a worker of
+// failing one of 0..400000 in SC since the engines run the release build) the owner's pool is freed while a worker of
 // the other pool is inside that notify. The clean pool (the 1.10.2 fix) passes
 // the same seed.
 stress::RunSpec cross_scope_spec(const std::string& mutant) {
@@ -280,7 +280,7 @@ stress::RunSpec cross_scope_spec(const std::string& mutant) {
 
 TEST(Detection, ScopeLatchWithoutKeepAliveIsAUseAfterFree) {
   SimConfig c;
-  c.seed = 76334;
+  c.seed = 107290;
   c.strategy = StrategyKind::PCT;
   sim::SimResult r = sim::find_sim_runner("scope_latch_no_keepalive")(cross_scope_spec("scope_latch_no_keepalive"), c);
   ASSERT_EQ(r.verdict.kind, stress::VerdictKind::Bug) << r.verdict.message;
@@ -292,7 +292,7 @@ TEST(Detection, ScopeLatchWithoutKeepAliveIsAUseAfterFree) {
 
 TEST(Detection, CleanPoolPassesTheScopeLatchSeed) {
   SimConfig c;
-  c.seed = 76334;
+  c.seed = 107290;
   c.strategy = StrategyKind::PCT;
   sim::SimResult r = sim::find_sim_runner("none")(cross_scope_spec("none"), c);
   EXPECT_EQ(r.verdict.kind, stress::VerdictKind::Pass) << r.verdict.message;
