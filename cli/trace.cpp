@@ -36,6 +36,11 @@ std::string trace_text(const sim::SimResult& r) {
     } else if (p.op == sim::Op::Wake) {
       std::snprintf(line, sizeof line, "%8llu  %-14s   wakes %s\n", static_cast<unsigned long long>(p.step),
                     fiber_name(r, p.fiber).c_str(), fiber_name(r, static_cast<std::uint32_t>(p.detail)).c_str());
+    } else if (p.op == sim::Op::Stale) {
+      // A load read an older store than the newest (cpp memory): which one.
+      std::snprintf(line, sizeof line, "%8llu  %-14s stale read %s:%u (the store %llu back in modification order)\n",
+                    static_cast<unsigned long long>(p.step), fiber_name(r, p.fiber).c_str(),
+                    short_file(p.file).c_str(), p.line, static_cast<unsigned long long>(p.detail));
     } else {
       std::snprintf(line, sizeof line, "%8llu  %-14s %-7s %s:%u\n", static_cast<unsigned long long>(p.step),
                     fiber_name(r, p.fiber).c_str(), sim::to_string(p.op), short_file(p.file).c_str(), p.line);
@@ -71,6 +76,11 @@ Timeline build_timeline(const sim::SimResult& r) {
       const std::string at = short_file(p.file) + ":" + std::to_string(p.line);
       t.events.push_back({p.fiber, p.step, pool::to_string(kind), at});
       if (is_sleep_event(kind)) t.lanes[p.fiber].sleep_state = std::string(pool::to_string(kind)) + " at " + at;
+      continue;
+    }
+    if (p.op == sim::Op::Stale) {  // a mark on the lane (Perfetto instant, HTML event), not a run
+      t.events.push_back({p.fiber, p.step, "stale read (" + std::to_string(p.detail) + " back)",
+                          short_file(p.file) + ":" + std::to_string(p.line)});
       continue;
     }
     if (p.op == sim::Op::Wake) {

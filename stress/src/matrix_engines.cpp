@@ -70,6 +70,24 @@ EngineResult simulator_with(const MatrixSpec& spec, const MutantInfo& m, const s
   return simulator(spec, m, S, Mem);
 }
 
+// The C++ model's column: half the budget on the matrix's pools, half on
+// one-worker pools. A store->load reordering between a publisher and the one
+// worker that may sleep through it (no_inject_fence_acq_rel) needs every
+// worker inside the window at once: with two workers the other one usually
+// takes the job; with one (the shape of Relacy's inject model) PCT finds it
+// in about 1 700 seeds. Measured under `sim --memory cpp --scenario inject`.
+EngineResult simulator_cpp(const MatrixSpec& spec, const MutantInfo& m, const std::string&, const Deliver&) {
+  MatrixSpec half = spec;
+  half.budget_s = spec.budget_s / 2;
+  EngineResult r = simulator(half, m, sim::StrategyKind::PCT, sim::MemoryModel::CPP);
+  if (r.caught || spec.base.threads <= 1) return r;
+  half.base.threads = 1;
+  EngineResult one = simulator(half, m, sim::StrategyKind::PCT, sim::MemoryModel::CPP);
+  one.runs += r.runs;
+  if (one.caught) one.at_seconds += half.budget_s;
+  return one;
+}
+
 }  // namespace
 
 const MatrixEngine* builtin_engine(const std::string& name) {
@@ -78,7 +96,7 @@ const MatrixEngine* builtin_engine(const std::string& name) {
   static const MatrixEngine stress{real_threads};
   static const MatrixEngine sim_sc{simulator_with<StrategyKind::PCT, MemoryModel::SC>};
   static const MatrixEngine sim_tso{simulator_with<StrategyKind::PCT, MemoryModel::TSO>};
-  static const MatrixEngine sim_cpp{simulator_with<StrategyKind::PCT, MemoryModel::CPP>};
+  static const MatrixEngine sim_cpp{simulator_cpp};
   // The strategies the catalog's expectations were not set with measure.
   static const MatrixEngine sim_random{simulator_with<StrategyKind::Random, MemoryModel::SC>, 1, 30, true};
   static const MatrixEngine sim_sleep_first{simulator_with<StrategyKind::SleepFirst, MemoryModel::SC>, 1, 30, true};

@@ -78,12 +78,13 @@ concept Platform =
 // Checks an internal invariant on platforms that ask for it (the simulator and
 // the test platforms). A macro, so that on StdPlatform not even the condition's
 // loads are evaluated: `if constexpr` discards the whole statement.
-#define WSSTRESS_CHECK(P, cond, what)                                     \
-  do {                                                                    \
-    if constexpr (P::kCheckInvariants) {                                  \
+#define WSSTRESS_CHECK_IF(enabled, P, cond, what)                                 \
+  do {                                                                            \
+    if constexpr (enabled) {                                                      \
       if (!(cond)) P::invariant_failed((what), ::wsstress::pool::SrcLoc::here()); \
-    }                                                                     \
+    }                                                                             \
   } while (0)
+#define WSSTRESS_CHECK(P, cond, what) WSSTRESS_CHECK_IF(P::kCheckInvariants, P, cond, what)
 
 // A check whose condition executes atomics (a load, a pop): on the engines'
 // platforms it would add a happens-before edge and a scheduling point that
@@ -91,11 +92,6 @@ concept Platform =
 // terminate_count's last RMW can hide a missing edge; issue #37). Evaluated
 // only where P::kCheckSyncInvariants (the unit tests' platform, outside any
 // engine); off in the simulator, the noisy stress platform and Relacy.
-#define WSSTRESS_CHECK_SYNC(P, cond, what)                                \
-  do {                                                                    \
-    if constexpr (P::kCheckSyncInvariants) {                              \
-      if (!(cond)) P::invariant_failed((what), ::wsstress::pool::SrcLoc::here()); \
-    }                                                                     \
-  } while (0)
+#define WSSTRESS_CHECK_SYNC(P, cond, what) WSSTRESS_CHECK_IF(P::kCheckSyncInvariants, P, cond, what)
 
 }  // namespace wsstress::pool
