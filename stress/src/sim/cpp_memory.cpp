@@ -89,7 +89,7 @@ Release Memory::combine(const Release& a, const Release& b) {
   if (!a) return b;
   auto c = std::make_shared<Clock>(*a.clock);
   join(*c, *b.clock);
-  if (a.clock != nullptr) raise(*c, a.writer, a.stamp);
+  raise(*c, a.writer, a.stamp);
   raise(*c, b.writer, b.stamp);
   return Release{std::move(c), a.writer, a.stamp};
 }
@@ -119,8 +119,28 @@ bool Memory::stops(const Store& w, const Thread& t, const Clock& fences, std::ui
   return false;
 }
 
+// A load or RMW reading `w`: acquire what it releases, or keep that for an
+// acquire fence.
+void Memory::acquire_or_pend(Thread& t, const Release& r, std::memory_order o) {
+  if (is_acquire(o)) {
+    acquire(t, r);
+  } else if (r) {
+    join(t.acq_pending, *r.clock);
+    raise(t.acq_pending, r.writer, r.stamp);
+  }
+}
+
+// A load (or a failed compare-exchange) read `w` at `ts`: what the coherence
+// and SeqCst rules of later loads look at.
+void Memory::note_read(Thread& t, Store& w, std::memory_order o, std::uint32_t ts) {
+  if (o == std::memory_order_seq_cst) w.sc_read_seq = std::min(w.sc_read_seq, ++seq_);
+  if (std::none_of(w.readers.begin(), w.readers.end(), [&](const auto& r) { return r.first == t.id; })) {
+    w.readers.emplace_back(t.id, ts);
+  }
+}
+
 std::uint64_t Memory::load(Thread& t, detail::History*& hp, std::uint64_t latest, std::memory_order o,
-                           const ChooseRead& choose, std::uint32_t& picked) {
+                           const ChooseRead& choose) {
   detail::History& h = history(hp, latest);
   const std::uint32_t ts = t.tick();
   const bool sc = o == std::memory_order_seq_cst;
@@ -129,18 +149,10 @@ std::uint64_t Memory::load(Thread& t, detail::History*& hp, std::uint64_t latest
   std::size_t oldest = h.stores.size() - 1;
   while (oldest > 0 && !stops(h.stores[oldest], t, fences, sc_limit)) --oldest;
   const auto n = static_cast<std::uint32_t>(h.stores.size() - oldest);
-  picked = n > 1 ? std::min(choose(n), n - 1) : 0;
+  const std::uint32_t picked = n > 1 ? std::min(choose(n), n - 1) : 0;
   Store& w = h.stores[h.stores.size() - 1 - picked];
-  if (sc) w.sc_read_seq = std::min(w.sc_read_seq, ++seq_);
-  if (std::none_of(w.readers.begin(), w.readers.end(), [&](const auto& r) { return r.first == t.id; })) {
-    w.readers.emplace_back(t.id, ts);
-  }
-  if (is_acquire(o)) {
-    acquire(t, w.rel);
-  } else if (w.rel) {
-    join(t.acq_pending, *w.rel.clock);
-    raise(t.acq_pending, w.rel.writer, w.rel.stamp);
-  }
+  note_read(t, w, o, ts);
+  acquire_or_pend(t, w.rel, o);
   return w.bits;
 }
 
@@ -156,19 +168,10 @@ void Memory::rmw(Thread& t, detail::History*& hp, std::uint64_t latest, std::uin
                  bool writes) {
   detail::History& h = history(hp, latest);
   const Release read = h.stores.back().rel;
-  if (is_acquire(o)) {
-    acquire(t, read);
-  } else if (read) {
-    join(t.acq_pending, *read.clock);
-    raise(t.acq_pending, read.writer, read.stamp);
-  }
+  acquire_or_pend(t, read, o);
   const std::uint32_t stamp = t.tick();
   if (!writes) {  // a failed compare-exchange: a load of the newest store
-    Store& w = h.stores.back();
-    if (std::none_of(w.readers.begin(), w.readers.end(), [&](const auto& r) { return r.first == t.id; })) {
-      w.readers.emplace_back(t.id, stamp);
-    }
-    if (o == std::memory_order_seq_cst) w.sc_read_seq = std::min(w.sc_read_seq, ++seq_);
+    note_read(t, h.stores.back(), o, stamp);
     return;
   }
   Store s{bits, t.id, stamp, combine(own_release(t, o, stamp), read), 0, UINT64_MAX, {}};

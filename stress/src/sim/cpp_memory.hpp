@@ -112,9 +112,10 @@ class Memory {
   void release_to(Thread& t, std::shared_ptr<const Clock>& lock_clock);
   void acquire_from(Thread& t, const std::shared_ptr<const Clock>& lock_clock);
 
-  // `stamp` of a fresh history's first store: the atomic's initial value.
-  std::uint64_t load(Thread& t, detail::History*& h, std::uint64_t latest, std::memory_order o, const ChooseRead& choose,
-                     std::uint32_t& picked);
+  // `latest` is the atomic's newest value: a history made at the first
+  // access starts from it, a store before every access (stamp 0).
+  std::uint64_t load(Thread& t, detail::History*& h, std::uint64_t latest, std::memory_order o,
+                     const ChooseRead& choose);
   void store(Thread& t, detail::History*& h, std::uint64_t latest, std::uint64_t bits, std::memory_order o);
   void rmw(Thread& t, detail::History*& h, std::uint64_t latest, std::uint64_t bits, std::memory_order o, bool writes);
   void fence(Thread& t, std::memory_order o);
@@ -126,6 +127,8 @@ class Memory {
   static detail::History& history(detail::History*& h, std::uint64_t latest);
   bool stops(const Store& w, const Thread& t, const Clock& fences, std::uint64_t sc_limit) const;
   void acquire(Thread& t, const Release& r);
+  void acquire_or_pend(Thread& t, const Release& r, std::memory_order o);
+  void note_read(Thread& t, Store& w, std::memory_order o, std::uint32_t ts);
   Release own_release(Thread& t, std::memory_order o, std::uint32_t stamp);
   static Release combine(const Release& a, const Release& b);
   static void push(detail::History& h, Store s);

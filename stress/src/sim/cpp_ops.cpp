@@ -26,8 +26,7 @@ std::uint32_t Scheduler::choose_read(std::uint32_t n) {
 }
 
 std::uint64_t Scheduler::cpp_load(detail::History*& h, std::uint64_t latest, std::memory_order o) {
-  std::uint32_t picked = 0;
-  return mem_.load(current_->mem, h, latest, o, [this](std::uint32_t n) { return choose_read(n); }, picked);
+  return mem_.load(current_->mem, h, latest, o, [this](std::uint32_t n) { return choose_read(n); });
 }
 
 void Scheduler::cpp_store(detail::History*& h, std::uint64_t latest, std::uint64_t bits, std::memory_order o) {

@@ -29,6 +29,7 @@ class Scheduler {
 
   // ---- called from fibers (through sim.hpp's detail functions) ----
   Fiber* current() const noexcept { return current_; }
+  MemoryModel memory() const noexcept { return cfg_.memory; }
   bool tso() const noexcept { return cfg_.memory == MemoryModel::TSO; }
   bool cpp() const noexcept { return cfg_.memory == MemoryModel::CPP; }
   // cpp memory (cpp_memory.hpp), for the current fiber.

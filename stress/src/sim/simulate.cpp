@@ -81,8 +81,9 @@ void use_after_free(Op op, const void* addr, SrcLoc loc) {
                loc.file, loc.line);
   std::abort();
 }
-bool tso() { return t_sched && sched().tso() && sched().current(); }
-bool cpp() { return t_sched && sched().cpp() && sched().current(); }
+MemoryModel memory() { return t_sched && sched().current() ? sched().memory() : MemoryModel::SC; }
+bool tso() { return memory() == MemoryModel::TSO; }
+bool cpp() { return memory() == MemoryModel::CPP; }
 std::uint64_t cpp_load(History*& h, std::uint64_t latest, std::memory_order o) { return sched().cpp_load(h, latest, o); }
 void cpp_store(History*& h, std::uint64_t latest, std::uint64_t bits, std::memory_order o) {
   sched().cpp_store(h, latest, bits, o);

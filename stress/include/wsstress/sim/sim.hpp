@@ -150,6 +150,9 @@ void on_event(const Event& e, SrcLoc loc);
 // processor for good; the scheduler itself, in a dump or a store-buffer
 // flush, records the failure and returns); outside a run, aborts.
 void use_after_free(Op op, const void* addr, SrcLoc loc);
+// The memory model of the calling fiber's run (SC outside a run): one query
+// per atomic operation, not one per model.
+MemoryModel memory();
 bool tso();
 // The C++ memory model (cpp_memory.hpp): on for the calling fiber's run.
 struct History;
@@ -213,37 +216,39 @@ class SimAtomic {
 
   T load(std::memory_order order, SrcLoc loc = SrcLoc::here()) const noexcept {
     enter(Op::Load, loc);
+    const MemoryModel mm = detail::memory();
     std::uint64_t bits;
-    if (detail::cpp()) return from_bits(detail::cpp_load(history_, to_bits(value_), order));
-    if (detail::tso() && detail::buffered_load(this, bits)) return from_bits(bits);
+    if (mm == MemoryModel::CPP) return from_bits(detail::cpp_load(history_, to_bits(value_), order));
+    if (mm == MemoryModel::TSO && detail::buffered_load(this, bits)) return from_bits(bits);
     return value_;
   }
   void store(T v, std::memory_order order, SrcLoc loc = SrcLoc::here()) noexcept {
     enter(Op::Store, loc);
-    if (detail::cpp()) {
+    const MemoryModel mm = detail::memory();
+    if (mm == MemoryModel::CPP) {
       detail::cpp_store(history_, to_bits(value_), to_bits(v), order);
       value_ = v;
-    } else if (detail::tso() && order != std::memory_order_seq_cst) {
+    } else if (mm == MemoryModel::TSO && order != std::memory_order_seq_cst) {
       detail::buffer_store(const_cast<SimAtomic*>(this), to_bits(v), &apply);
     } else {
-      if (detail::tso()) detail::drain();
+      if (mm == MemoryModel::TSO) detail::drain();
       value_ = v;
     }
   }
   T exchange(T v, std::memory_order order, SrcLoc loc = SrcLoc::here()) noexcept {
-    rmw(loc);
+    const MemoryModel mm = rmw(loc);
     T old = value_;
-    write(v, order);
+    write(v, order, mm);
     return old;
   }
   bool compare_exchange_strong(T& expected, T desired, std::memory_order success, std::memory_order failure,
                                SrcLoc loc = SrcLoc::here()) noexcept {
-    rmw(loc);
+    const MemoryModel mm = rmw(loc);
     if (std::memcmp(&value_, &expected, sizeof(T)) == 0) {
-      write(desired, success);
+      write(desired, success, mm);
       return true;
     }
-    if (detail::cpp()) detail::cpp_rmw(history_, to_bits(value_), 0, failure, false);
+    if (mm == MemoryModel::CPP) detail::cpp_rmw(history_, to_bits(value_), 0, failure, false);
     expected = value_;
     return false;
   }
@@ -252,15 +257,15 @@ class SimAtomic {
     return compare_exchange_strong(expected, desired, s, f, loc);
   }
   T fetch_add(T v, std::memory_order order, SrcLoc loc = SrcLoc::here()) noexcept {
-    rmw(loc);
+    const MemoryModel mm = rmw(loc);
     T old = value_;
-    write(static_cast<T>(old + v), order);
+    write(static_cast<T>(old + v), order, mm);
     return old;
   }
   T fetch_sub(T v, std::memory_order order, SrcLoc loc = SrcLoc::here()) noexcept {
-    rmw(loc);
+    const MemoryModel mm = rmw(loc);
     T old = value_;
-    write(static_cast<T>(old - v), order);
+    write(static_cast<T>(old - v), order, mm);
     return old;
   }
 
@@ -272,13 +277,15 @@ class SimAtomic {
     detail::point(op, this, loc);
     live_.check(op, this, loc);
   }
-  void rmw(SrcLoc loc) const noexcept {
+  MemoryModel rmw(SrcLoc loc) const noexcept {
     enter(Op::Rmw, loc);
-    if (detail::tso()) detail::drain();  // a locked instruction drains the buffer
+    const MemoryModel mm = detail::memory();
+    if (mm == MemoryModel::TSO) detail::drain();  // a locked instruction drains the buffer
+    return mm;
   }
   // An RMW's write: it reads the newest value (value_) and writes after it in mo.
-  void write(T v, std::memory_order order) noexcept {
-    if (detail::cpp()) detail::cpp_rmw(history_, to_bits(value_), to_bits(v), order, true);
+  void write(T v, std::memory_order order, MemoryModel mm) noexcept {
+    if (mm == MemoryModel::CPP) detail::cpp_rmw(history_, to_bits(value_), to_bits(v), order, true);
     value_ = v;
   }
   static std::uint64_t to_bits(T v) noexcept {
@@ -383,8 +390,9 @@ struct SimPlatform {
 
   static void fence(std::memory_order order, SrcLoc loc = SrcLoc::here()) noexcept {
     detail::point(Op::Fence, nullptr, loc);
-    if (detail::cpp()) detail::cpp_fence(order);
-    if (order == std::memory_order_seq_cst && detail::tso()) detail::drain();
+    const MemoryModel mm = detail::memory();
+    if (mm == MemoryModel::CPP) detail::cpp_fence(order);
+    if (mm == MemoryModel::TSO && order == std::memory_order_seq_cst) detail::drain();
   }
   static void yield_now(SrcLoc loc = SrcLoc::here()) noexcept {
     detail::point(Op::Yield, nullptr, loc);
