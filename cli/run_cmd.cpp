@@ -1,7 +1,7 @@
 // `wsstress run`: a campaign on real threads. Sets it up from the command
 // line, shows progress on a terminal, renders the report, and maps the
-// outcome to an exit code; a hang or a broken invariant ends the process from
-// the campaign's fatal hook, after the same report.
+// outcome to an exit code; a hang, a broken invariant or a crash ends the
+// process from the campaign's fatal hook, after the same report.
 #include <cstdio>
 #include <cstdlib>
 
@@ -38,8 +38,8 @@ void print_report(const stress::CampaignReport& report, bool quiet) {
   std::fflush(text_out());
 }
 
-// A hang or a broken invariant: the pool's threads are stuck or its state is
-// corrupt, so the report is written from here and the process ends.
+// A hang, a broken invariant or a crash: the pool's threads are stuck or its
+// state is corrupt, so the report is written from here and the process ends.
 [[noreturn]] void fatal_hook(const stress::CampaignReport& report) {
   if (g_bar) g_bar->finish();
   print_report(report, g_run_options->quiet);
@@ -59,6 +59,7 @@ int run_campaign_command(const RunOptions& o) {
   stress::CampaignHooks hooks;
   hooks.progress = [&bar](std::uint64_t done, std::uint64_t total, double elapsed) { bar.update(done, total, elapsed); };
   hooks.fatal = fatal_hook;
+  hooks.crash_is_fatal = true;
   stress::CampaignReport report;
   {
     const stress::StopSignals stop;
@@ -90,7 +91,7 @@ void add_options(CLI::App* cmd, RunOptions& o) {
   cmd->add_flag("--control", o.campaign.control,
                 "with --mutant: then run the clean pool over the same seeds and say whether the mutant's rate of "
                 "workers asleep beside queued work is above it (doubles the time)");
-  cmd->add_flag("--keep-going", o.keep_going, "keep sweeping after a failure (a hang still ends the run)");
+  cmd->add_flag("--keep-going", o.keep_going, "keep sweeping after a failure (a hang or a crash still ends the run)");
   add_quiet(cmd, o.quiet, "the verdict line only: no progress bar, no text report");
   cmd->footer(
       "Examples:\n"
@@ -105,7 +106,7 @@ void add_options(CLI::App* cmd, RunOptions& o) {
 Subcommand add_run(CLI::App& parent) {
   auto o = std::make_shared<RunOptions>();
   CLI::App* cmd = parent.add_subcommand(
-      "run", "seeded randomized schedules on real threads, with a hang watchdog; exit 0 pass, 1 bug, 4 hang");
+      "run", "seeded randomized schedules on real threads, with a hang watchdog; exit 0 pass, 1 bug or crash, 4 hang");
   add_options(cmd, *o);
   return {cmd, [o] {
             auto& rs = o->campaign.run;

@@ -1,7 +1,8 @@
 // run_campaign: seeds one after the other on real threads, a watchdog thread
 // that turns "no progress for timeout seconds" into a hang verdict with a state
 // dump, an invariant handler that does the same for broken pool invariants,
-// and crash handlers that print the replay command before the process dies.
+// and crash handlers that print the replay command and, for `run`, end the
+// campaign with a crash verdict.
 #include "wsstress/stress/campaign.hpp"
 
 #include <signal.h>
@@ -100,9 +101,38 @@ void on_invariant(const char* what, SrcLoc loc) {
 struct sigaction g_previous[3];
 const int kCrashSignals[3] = {SIGABRT, SIGSEGV, SIGBUS};
 
+void restore_crash_handlers() {
+  for (int i = 0; i < 3; ++i) sigaction(kCrashSignals[i], &g_previous[i], nullptr);
+}
+
+// Set on the thread that renders a crash's report: a crash of its own while
+// rendering (which allocates, as a signal handler should not) goes on to the
+// handlers from before, the default; another thread's crash meanwhile waits
+// in finish_fatal for the report to end the process.
+thread_local bool t_reporting_crash = false;
+
+// A crash reported as a finding: the report is rendered from the crashing
+// thread, as a hang's is from the watchdog. An alarm ends a rendering that
+// deadlocks (a crash inside malloc); the replay line is on stderr already.
+[[noreturn]] void report_crash(int sig) {
+  t_reporting_crash = true;
+  alarm(10);
+  const char* abbrev = sigabbrev_np(sig);
+  char msg[200];
+  std::snprintf(msg, sizeof msg,
+                "killed by SIG%s (signal %d): the pool under test crashed (its last words are on stderr above)",
+                abbrev != nullptr ? abbrev : "?", sig);
+  finish_fatal(Verdict{VerdictKind::Crash, msg, ""});
+}
+
+std::atomic<bool> g_crash_line_written{false};
+
 void on_crash(int sig) {
-  const ssize_t n = write(2, g_crash_line, std::strlen(g_crash_line));
-  (void)n;
+  if (!g_crash_line_written.exchange(true)) {
+    const ssize_t n = write(2, g_crash_line, std::strlen(g_crash_line));
+    (void)n;
+  }
+  if (g_active != nullptr && g_active->hooks->crash_is_fatal && !t_reporting_crash) report_crash(sig);
   for (int i = 0; i < 3; ++i) {
     if (kCrashSignals[i] == sig) sigaction(sig, &g_previous[i], nullptr);
   }
@@ -124,10 +154,6 @@ void install_crash_handlers() {
 #endif
     sigaction(kCrashSignals[i], &sa, &g_previous[i]);
   }
-}
-
-void restore_crash_handlers() {
-  for (int i = 0; i < 3; ++i) sigaction(kCrashSignals[i], &g_previous[i], nullptr);
 }
 
 // The machinery of a campaign, up from construction to destruction: the

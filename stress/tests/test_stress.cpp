@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <set>
 #include <stdexcept>
 #include <thread>
@@ -16,6 +17,7 @@
 #include "wsstress/stress/matrix.hpp"
 #include "wsstress/stress/parallelism.hpp"
 #include "wsstress/stress/runner.hpp"
+#include "wsstress/stress/scenarios.hpp"
 #include "wsstress/sim/engine.hpp"
 
 namespace {
@@ -44,6 +46,23 @@ TEST_P(EveryScenario, CleanPoolPassesTwentySeedsWithNoise) {
 
 INSTANTIATE_TEST_SUITE_P(Scenarios, EveryScenario, ::testing::ValuesIn(scenario_names()),
                          [](const auto& info) { return info.param; });
+
+// Issue #38 point 1: mixed draws every scenario with a weight, rendezvous
+// included, except the SC-only oracles where the engine reorders memory.
+TEST(Mixed, DrawsEveryScenarioByWeightAndScOraclesOnlyUnderSc) {
+  for (const bool weak : {false, true}) {
+    std::map<std::string, unsigned> seen;
+    unsigned total = 0;
+    for (const ScenarioInfo& s : kScenarios) total += mixed_draws(s, weak);
+    for (unsigned at = 0; at < total; ++at) ++seen[mixed_pick(at, weak)];
+    for (const ScenarioInfo& s : kScenarios) {
+      const std::string name = s.name;
+      const unsigned expected = name == "mixed" || (weak && name == "rendezvous") ? 0 : s.mixed_weight;
+      EXPECT_GT(s.mixed_weight + (name == "mixed"), 0u) << name;
+      EXPECT_EQ(seen[name], expected) << name << (weak ? " (weak memory)" : "");
+    }
+  }
+}
 
 TEST(Runner, UnknownScenarioIsAnInternalVerdict) {
   Verdict v = find_runner("none")(spec_for("no-such-thing"), 0);

@@ -442,6 +442,7 @@ struct Env<sim::SimPlatform> {
   static void join(Thread& t) { sim::detail::join(t); }
   static void sleep_us(std::uint64_t us) { sim::detail::sleep_ns(us * 1000); }
   static void yield() { sim::SimPlatform::yield_now(); }
+  static bool reorders_memory() { return sim::detail::memory() != sim::MemoryModel::SC; }
 };
 
 }  // namespace wsstress::stress

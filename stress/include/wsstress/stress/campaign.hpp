@@ -62,8 +62,15 @@ struct CampaignHooks {
   // Called before each seed runs (the ThreadSanitizer runner names the seed in
   // flight, since a TSan report ends the process from inside the pool).
   std::function<void(std::uint64_t seed)> seed_started;
-  // A hang or a broken invariant: `report` ends with that failure. Must not return.
+  // A hang, a broken invariant or (with crash_is_fatal) a crash: `report`
+  // ends with that failure. Must not return.
   std::function<void(const CampaignReport& report)> fatal;
+  // A crash signal (SIGSEGV, SIGBUS, SIGABRT) while a seed runs: true ends the
+  // campaign through `fatal` with a `crash` failure (wsstress run); false
+  // passes the signal on to the handler in place before the campaign (a
+  // fuzzing engine, which saves its input). The replay line is written first
+  // either way.
+  bool crash_is_fatal = false;
 };
 
 std::string replay_command(const std::string& program, const RunSpec& spec, std::uint64_t seed);
