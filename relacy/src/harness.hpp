@@ -7,6 +7,7 @@
 #include <sstream>
 #include <string>
 
+#include "crash_guard.hpp"
 #include "wsstress/pool/mutants.hpp"
 #include "wsstress/pool/thread_pool.hpp"
 #include "wsstress/pool/mutant_list.hpp"
@@ -106,8 +107,11 @@ RawResult run_suite(const SearchSpec& s) {
     case Search::Full: p.search_type = rl::fair_full_search_scheduler_type; break;
   }
   RawResult r;
-  r.passed = rl::simulate<Suite>(p);
-  r.relacy_result = rl::test_result_str(p.test_result);
+  {
+    const CrashGuard guard;
+    r.passed = rl::simulate<Suite>(p);
+    r.relacy_result = *CrashGuard::crash() != '\0' && !r.passed ? CrashGuard::crash() : rl::test_result_str(p.test_result);
+  }
   r.executions = p.stop_iteration;
   out.flush();
   if (tmp != nullptr) {
