@@ -70,6 +70,13 @@ class HandshakeRig {
         [this, i]() noexcept { return pool::handshake::has_injected_job(*broadcasts[i], injector); });
   }
 
+  // WorkerThread::wait_until (registry.hpp): the latch probed once before the
+  // idle loop, so a latch already set costs no counters RMW (and gives the
+  // waiter no happens-before edge through the counters).
+  void wait_until(std::size_t i, LatchT& latch) {
+    if (!latch.probe()) wait(i, latch);
+  }
+
   // The publishers, as the pool's.
   void push_internal(std::size_t i, pool::JobRef job) { pool::handshake::push_internal(*deques[i], sleep, i, job); }
   void inject(pool::JobRef job) { pool::handshake::inject(injector, sleep, pool::Event::kNoWorker, job); }

@@ -17,12 +17,13 @@ std::vector<ModelEntry> broadcast_entries();
 std::vector<ModelEntry> terminate_entries();
 std::vector<ModelEntry> deque_entries();
 std::vector<ModelEntry> handshake_entries();
+std::vector<ModelEntry> protocol_entries();
 
 const std::vector<ModelEntry>& model_table() {
   static const std::vector<ModelEntry> table = [] {
     std::vector<ModelEntry> t;
     for (auto f : {inject_entries, latch_entries, cross_entries, cross_scope_entries, broadcast_entries, terminate_entries,
-                   deque_entries, handshake_entries}) {
+                   deque_entries, handshake_entries, protocol_entries}) {
       for (const ModelEntry& e : f()) t.push_back(e);
     }
     return t;
@@ -90,6 +91,19 @@ const std::vector<ModelInfo>& model_infos() {
          "below the registry: the last terminate count dropped while the worker idles on its terminate latch: the "
          "worker returns",
          "Sleep + queues of 1 worker; 1 idle round; 1-bit JEC", {}, {Search::Bound, 4, 0, 600}},
+        {"lock_latch",
+         "in_worker_cold's thread-local LockLatch serving two cold calls in a row: each wait_and_reset returns only "
+         "after that call's set, and the caller reads that call's result",
+         "the LockLatch alone; the caller and one worker", {}, {Search::Full, 0, 0, 600}},
+        {"count_lock_latch",
+         "a scope opened outside the pool (CountLockLatch): two spawns counted up, two jobs on other threads count "
+         "down; the owner's wait returns after both and reads both results",
+         "the CountLockLatch alone; the owner and two job threads", {}, {Search::Bound, 5, 0, 600}},
+        {"scope_count",
+         "a scope opened on a worker (CountLatch, set_and_tickle_one): two spawned jobs on the owner's deque, run "
+         "by the owner in its idle loop or stolen by the other worker; the owner returns only after both ran, "
+         "each exactly once, and reads both outputs; both workers return",
+         "Sleep + queues of 2 workers; 1 idle round; 1-bit JEC", {}, {Search::Bound, 1, 0, 600}},
     };
     for (ModelInfo& m : v) {
       for (const ModelEntry& e : model_table()) {

@@ -282,7 +282,7 @@ struct NoMutants {
     .scenario = "inject",                                                                                            \
     .stress = "reachable with noise before the condvar wait",                                                        \
     .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
-    .relacy_expect = Cannot,                                                                                         \
+    .relacy_expect = Catch,                                                                                          \
     .tsan_expect = Catch, .kinds = Hang | UseAfterFree | DataRace)                                                   \
   X(LockLatchWaitOnce, lock_latch_wait_once, (static constexpr bool kLockLatchWaitOnce = true;),                     \
     .history = "catalog extra (the loop in LockLatch::wait, rayon-core latch.rs: `while !*guard`)",                  \

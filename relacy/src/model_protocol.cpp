@@ -1,0 +1,155 @@
+// The protocol models (issue #38): the latch kinds as the pool sets and waits
+// on them, outside the sleep gates the handshake models check, each small
+// enough for Relacy's context-bound search to finish (a pass is "no failure
+// within bound k"), each with a claim about the data the latch hands over,
+// not only "no deadlock". All three are the pool's own templates over
+// RelacyPlatform; what they leave out is the Registry (see the README's
+// coverage table for what only the random registry-level models reach).
+//   lock_latch       in_worker_cold's thread-local LockLatch, used for two
+//                    cold calls in a row (set, wait_and_reset, set again)
+//   count_lock_latch a scope opened outside the pool: a CountLockLatch
+//                    counted up per spawn and down per finished job
+//   scope_count      a scope opened on a worker: a CountLatch counted up per
+//                    spawn, its jobs on the owner's deque, stolen or run by the
+//                    owner while it idles in the pool's sleep gates, each
+//                    finished job decrementing and waking the owner
+//                    (set_and_tickle_one, as the ScopeLatch of rayon-core 1.10.1)
+#include "handshake_rig.hpp"
+
+namespace wsstress::relacy {
+namespace {
+
+// An outside thread makes two cold calls through one LockLatch (the pool's
+// thread-local latch): for each, it hands the worker a call, waits with
+// wait_and_reset, and reads the result the worker wrote before set(). Claim:
+// each wait returns only after its call's set, and reads that call's result.
+template <class M>
+struct LockLatchModel : ModelSuite<LockLatchModel<M>, 2> {
+  pool::LockLatch<RP, ModelKnobs<M>> latch;
+  Signal call[2];
+  rl::var<int> result;
+  LockLatchModel() { result($) = 0; }
+
+  void thread(unsigned index) {
+    for (int k = 1; k <= 2; ++k) {
+      if (index == 0) {
+        call[k - 1].set();
+        latch.wait_and_reset();
+        RL_ASSERT(result($) == k);
+      } else {
+        call[k - 1].wait();
+        result($) = k;
+        latch.set();
+      }
+    }
+  }
+};
+
+// A scope opened outside the pool: the owner counts two spawns up
+// (increment), two jobs run on other threads and count down (set), the owner
+// drops its own count and waits. Claim: the wait returns after both jobs, and
+// the owner reads both jobs' results.
+template <class M>
+struct CountLockLatchModel : ModelSuite<CountLockLatchModel<M>, 3> {
+  pool::CountLockLatch<RP, ModelKnobs<M>> latch{1};
+  Signal spawned[2];
+  rl::var<int> out[2];
+  CountLockLatchModel() {
+    out[0]($) = 0;
+    out[1]($) = 0;
+  }
+
+  void thread(unsigned index) {
+    if (index == 0) {
+      for (int k = 0; k < 2; ++k) {
+        latch.increment();
+        spawned[k].set();
+      }
+      latch.set();
+      latch.wait();
+      RL_ASSERT(out[0]($) == 1 && out[1]($) == 1);
+    } else {
+      spawned[index - 1].wait();
+      out[index - 1]($) = 1;
+      latch.set();
+    }
+  }
+};
+
+// A scope opened on worker 0: its CountLatch starts at one (the scope's own
+// body), each of two spawns counts it up and pushes a job on worker 0's deque;
+// the body done, the owner counts down and idles on the latch in the pool's
+// loop (it may run its own jobs or sleep while worker 1 steals them). A
+// finished job writes its output, counts down and, if that set the latch,
+// wakes the owner. Worker 1 idles until the owner releases it. Claim: the
+// owner returns only after both jobs ran, each exactly once, and reads both
+// outputs; both workers return.
+template <class M>
+struct ScopeCountModel : ModelSuite<ScopeCountModel<M>, 2> {
+  using Rig = HandshakeRig<M, 2>;
+  using Count = pool::CountLatch<RP, ModelKnobs<M>>;
+
+  struct ScopeJob : pool::JobHeader {
+    ScopeCountModel* model = nullptr;
+    rl::var<int> runs, out;
+    ScopeJob() {
+      execute_fn = &run;
+      runs($) = 0;
+      out($) = 0;
+    }
+    static void run(pool::JobHeader* h) noexcept {
+      auto* self = static_cast<ScopeJob*>(h);
+      self->runs($) = self->runs($) + 1;
+      self->out($) = 1;
+      self->model->scope.set_and_tickle_one(self->model->rig.sleep, 0);
+    }
+  };
+
+  Rig rig;
+  Count scope{1};
+  typename Rig::LatchT latch1;
+  ScopeJob jobs[2];
+  ScopeCountModel() {
+    for (ScopeJob& j : jobs) j.model = this;
+  }
+
+  void thread(unsigned index) {
+    if (index == 0) {
+      for (ScopeJob& j : jobs) {
+        scope.increment();
+        rig.push_internal(0, pool::JobRef(&j));
+      }
+      scope.set();
+      rig.wait_until(0, scope.as_core_latch());
+      for (ScopeJob& j : jobs) RL_ASSERT(j.runs($) == 1 && j.out($) == 1);
+      rig.set_latch(latch1, 1);
+    } else {
+      rig.wait(1, latch1);
+    }
+  }
+};
+
+template <template <class> class Model, class M>
+RawResult run(const SearchSpec& s) {
+  return run_suite<Model<M>>(s);
+}
+
+}  // namespace
+
+std::vector<ModelEntry> protocol_entries() {
+  using namespace wsstress::pool::mutants;
+  using pool::NoMutants;
+  return {
+      {"lock_latch", "none", &run<LockLatchModel, NoMutants>, false},
+      {"lock_latch", "lock_latch_set_outside_mutex", &run<LockLatchModel, LockLatchSetOutsideMutex>},
+      {"count_lock_latch", "none", &run<CountLockLatchModel, NoMutants>, false},
+      {"count_lock_latch", "count_latch_sub_relaxed", &run<CountLockLatchModel, CountLatchSubRelaxed>},
+      {"count_lock_latch", "lock_latch_set_outside_mutex", &run<CountLockLatchModel, LockLatchSetOutsideMutex>},
+      {"scope_count", "none", &run<ScopeCountModel, NoMutants>, false},
+      {"scope_count", "count_latch_sub_relaxed", &run<ScopeCountModel, CountLatchSubRelaxed>},
+      {"scope_count", "late_is_blocked_lock", &run<ScopeCountModel, LateIsBlockedLock>},
+      {"scope_count", "latch_probe_relaxed", &run<ScopeCountModel, LatchProbeRelaxed>},
+  };
+}
+
+}  // namespace wsstress::relacy
