@@ -111,7 +111,17 @@ def table(universe, by_model, bounded):
         lines.append(f"| `{name}` | {f}:{l} | {', '.join(b) or '**none**'} | {', '.join(r) or '-'} |")
     summary = (f"{len(inside)} of {len(rows)} functions of the pool's protocol that the models instantiate are "
                f"executed by a bounded search; {len(outside)} only by random searches or by none")
-    return summary, "\n".join(lines), outside
+    per_file = collections.OrderedDict()
+    for (f, _), _, b, r in rows:
+        n = per_file.setdefault(f, [0, 0, 0, 0])
+        n[0] += 1
+        n[1] += 1 if b else 0
+        n[2] += 1 if not b and r else 0
+        n[3] += 1 if not b and not r else 0
+    files = ["| file | functions | bounded | random only | none |", "|---|---|---|---|---|"]
+    for f, (total, b, r, none) in per_file.items():
+        files.append(f"| {f} | {total} | {b} | {r} | {none} |")
+    return summary + "\n\n" + "\n".join(files), "\n".join(lines), outside
 
 
 def main():

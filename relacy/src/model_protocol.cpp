@@ -9,6 +9,8 @@
 //                    cold calls in a row (set, wait_and_reset, set again)
 //   count_lock_latch a scope opened outside the pool: a CountLockLatch
 //                    counted up per spawn and down per finished job
+//   arc_job          a job shared by two JobRefs (ArcJob, RefCount: the
+//                    broadcasts' jobs), freed by the last of three references
 //   scope_count      a scope opened on a worker: a CountLatch counted up per
 //                    spawn, its jobs on the owner's deque, stolen or run by the
 //                    owner while it idles in the pool's sleep gates, each
@@ -129,6 +131,40 @@ struct ScopeCountModel : ModelSuite<ScopeCountModel<M>, 2> {
   }
 };
 
+// A job shared by two JobRefs, as spawn_broadcast and a scope's broadcast
+// make one (ArcJob over the pool's RefCount, Arc's orders): the creator takes
+// a JobRef per worker and drops its own reference; two threads run one JobRef
+// each. Claim: both runs read the closure, and the job is freed exactly once,
+// after both (Relacy reports a use of freed memory, a double free or a leak).
+template <class M>
+struct ArcJobModel : ModelSuite<ArcJobModel<M>, 3> {
+  struct Body {
+    RP::Atomic<int>* runs;
+    void operator()() const { runs->fetch_add(1, std::memory_order_relaxed); }
+  };
+  RP::Atomic<int> runs{0};
+  Signal handed[2], ran[2];
+  pool::JobRef refs[2];
+
+  void thread(unsigned index) {
+    if (index == 0) {
+      auto* job = new pool::ArcJob<RP, Body>(Body{&runs});
+      for (int k = 0; k < 2; ++k) {
+        refs[k] = job->new_job_ref();
+        handed[k].set();
+      }
+      job->release();
+      ran[0].wait();
+      ran[1].wait();
+      RL_ASSERT(runs.load(std::memory_order_relaxed) == 2);
+    } else {
+      handed[index - 1].wait();
+      refs[index - 1].execute();
+      ran[index - 1].set();
+    }
+  }
+};
+
 template <template <class> class Model, class M>
 RawResult run(const SearchSpec& s) {
   return run_suite<Model<M>>(s);
@@ -145,6 +181,7 @@ std::vector<ModelEntry> protocol_entries() {
       {"count_lock_latch", "none", &run<CountLockLatchModel, NoMutants>, false},
       {"count_lock_latch", "count_latch_sub_relaxed", &run<CountLockLatchModel, CountLatchSubRelaxed>},
       {"count_lock_latch", "lock_latch_set_outside_mutex", &run<CountLockLatchModel, LockLatchSetOutsideMutex>},
+      {"arc_job", "none", &run<ArcJobModel, NoMutants>, false},
       {"scope_count", "none", &run<ScopeCountModel, NoMutants>, false},
       {"scope_count", "count_latch_sub_relaxed", &run<ScopeCountModel, CountLatchSubRelaxed>},
       {"scope_count", "late_is_blocked_lock", &run<ScopeCountModel, LateIsBlockedLock>},

@@ -99,6 +99,11 @@ const std::vector<ModelInfo>& model_infos() {
          "a scope opened outside the pool (CountLockLatch): two spawns counted up, two jobs on other threads count "
          "down; the owner's wait returns after both and reads both results",
          "the CountLockLatch alone; the owner and two job threads", {}, {Search::Bound, 5, 0, 600}},
+        {"arc_job",
+         "a job shared by two JobRefs (ArcJob over RefCount, as spawn_broadcast makes one), the creator dropping its "
+         "reference while two threads run one JobRef each: both runs happen and the job is freed exactly once, after "
+         "both",
+         "the ArcJob alone; the creator and two runners", {}, {Search::Bound, 4, 0, 600}},
         {"scope_count",
          "a scope opened on a worker (CountLatch, set_and_tickle_one): two spawned jobs on the owner's deque, run "
          "by the owner in its idle loop or stolen by the other worker; the owner returns only after both ran, "

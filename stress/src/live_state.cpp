@@ -25,7 +25,7 @@ LiveState& LiveState::get() {
   return *s;
 }
 
-int LiveState::track_pool(std::string name, const void* registry, std::function<std::string()> dump) {
+int LiveState::track_pool(std::string name, const void* registry, std::function<PoolDump()> dump) {
   std::lock_guard<std::mutex> g(m_);
   const int id = next_id_++;
   pools_.push_back({id, std::move(name), registry, std::move(dump)});
@@ -81,9 +81,20 @@ std::string LiveState::dump_pools() {
   std::string out;
   for (const Tracked& t : pools_) {
     out += "pool '" + t.name + "':\n";
-    out += t.dump();
+    out += t.dump().text;
   }
   return out;
+}
+
+PoolStall LiveState::stall() {
+  std::lock_guard<std::mutex> g(m_);
+  bool all_idle = !pools_.empty();
+  for (const Tracked& t : pools_) {
+    const PoolStall s = t.dump().stall;
+    if (s == PoolStall::Missed) return s;
+    all_idle = all_idle && s == PoolStall::Idle;
+  }
+  return all_idle ? PoolStall::Idle : PoolStall::Other;
 }
 
 std::string LiveState::dump_threads() {

@@ -12,6 +12,7 @@
 
 #include "wsstress/sim/engine.hpp"
 #include "wsstress/stress/catalog.hpp"
+#include "wsstress/stress/scenario.hpp"
 
 namespace {
 using namespace wsstress;
@@ -174,6 +175,45 @@ TEST(Detection, LostWakeUpIsReportedWithFiberStates) {
   EXPECT_NE(r.verdict.dump.find("blocked on a condvar"), std::string::npos);
   EXPECT_NE(r.verdict.dump.find("counters: JEC"), std::string::npos);
   EXPECT_NE(r.verdict.dump.find("last events:"), std::string::npos);
+}
+
+// A waiter whose job never comes (here: a latch nobody sets beside an idle
+// pool, as when a job's panic is lost) is a hang, but not a missed wake-up:
+// the pool reads "nothing to wake for" and the headline says what was awaited.
+TEST(Detection, AWaitForSomethingThatNeverCameIsNotCalledALostWakeUp) {
+  SimConfig c;
+  sim::SimResult r = sim::simulate(c, [] {
+    using Pool = pool::BasicThreadPool<sim::SimPlatform, pool::NoMutants>;
+    pool::BasicThreadPoolBuilder<sim::SimPlatform, pool::NoMutants> b;
+    b.num_threads(2);
+    auto* p = new Pool(std::move(b));
+    stress::LiveState::get().track_pool("idle", &p->registry(), [p] { return stress::dump_registry(p->registry()); });
+    EXPECT_EQ(p->install([] { return 7; }), 7);
+    pool::LockLatch<sim::SimPlatform> never_set;
+    never_set.wait();
+    return stress::Verdict{};
+  });
+  stress::LiveState::get().reset();
+  ASSERT_EQ(r.verdict.kind, stress::VerdictKind::Hang) << r.verdict.message;
+  EXPECT_EQ(r.verdict.message.find("lost wake-up"), std::string::npos) << r.verdict.message;
+  EXPECT_NE(r.verdict.message.find("nothing to wake for"), std::string::npos) << r.verdict.message;
+  EXPECT_NE(r.verdict.dump.find("reading: nothing to wake for"), std::string::npos) << r.verdict.dump;
+}
+
+// The missed wake-up itself: a worker asleep on a latch that is set.
+TEST(Detection, ASleeperWithItsLatchSetReadsAsAMissedWakeUp) {
+  stress::RunSpec s = small("join");
+  s.mutant = "latch_set_no_wake";
+  SimConfig c;
+  c.strategy = StrategyKind::PCT;
+  sim::SimResult r{};
+  for (std::uint64_t seed = 0; seed < 500 && r.verdict.kind == stress::VerdictKind::Pass; ++seed) {
+    c.seed = seed;
+    r = sim::find_sim_runner(s.mutant)(s, c);
+  }
+  ASSERT_EQ(r.verdict.kind, stress::VerdictKind::Hang);
+  EXPECT_NE(r.verdict.message.find("lost wake-up"), std::string::npos) << r.verdict.message;
+  EXPECT_NE(r.verdict.dump.find("reading: a wake-up was missed: worker"), std::string::npos) << r.verdict.dump;
 }
 
 TEST(Detection, BlockedWorkersWhileMainPollsIsALostWakeUpNotALivelock) {

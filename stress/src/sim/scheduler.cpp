@@ -268,9 +268,7 @@ void Scheduler::loop() {
       if (advance_time()) continue;
       const int alive = unfinished();
       if (alive == 0) return;
-      fail(Verdict{VerdictKind::Hang,
-                   "lost wake-up: no fiber can run, and " + std::to_string(alive) + " have not finished",
-                   state_dump()});
+      fail(Verdict{VerdictKind::Hang, stall_message(alive), state_dump()});
       return;
     }
     const ReadyView view{runnable, fibers_, live_, schedule_.size(), steps_, last_run_, tso()};

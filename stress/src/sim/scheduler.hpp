@@ -95,6 +95,7 @@ class Scheduler {
   std::string livelock_message() const;
   int unfinished() const;
   std::string state_dump();
+  std::string stall_message(int alive);
 
   SimConfig cfg_;
   SplitMix64 rng_;

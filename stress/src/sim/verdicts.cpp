@@ -106,6 +106,19 @@ std::string Scheduler::livelock_message() const {
   return "livelock: " + steps + " without finishing";
 }
 
+// No fiber can run. A lost wake-up unless every tracked pool reads "nothing
+// to wake for": then the blocked fibers wait for something no pool holds.
+std::string Scheduler::stall_message(int alive) {
+  Fiber* saved = current_;
+  current_ = nullptr;  // the pools are read without scheduling
+  const bool idle = stress::LiveState::get().stall() == stress::PoolStall::Idle;
+  current_ = saved;
+  const std::string stuck = "no fiber can run, and " + std::to_string(alive) + " have not finished";
+  if (!idle) return "lost wake-up: " + stuck;
+  return "nothing to wake for: " + stuck + "; no job is queued and no sleeping worker's latch is set, so what they "
+         "wait for never came (a lost job, or a panic that set no latch)";
+}
+
 int Scheduler::unfinished() const {
   return static_cast<int>(live_.size());
 }

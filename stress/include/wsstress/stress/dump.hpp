@@ -2,7 +2,11 @@
 // sleeping), its queues, and per worker what the worker last reported (phase,
 // idle rounds, the gate of sleep() it reached, the latch it waits on and that
 // latch's state, whether it is blocked on its condvar). Read without stopping
-// anything: the dump is taken when nothing has moved for seconds.
+// anything: the dump is taken when nothing has moved for seconds. The dump
+// ends with the pool's reading of the stall: a missed wake-up (a worker asleep
+// with its latch set, or asleep beside a queued job), or nothing left to wake
+// for (no job queued, no sleeper's latch set: whoever waits on the pool waits
+// for a job or a latch that never came, such as a job lost with its panic).
 #pragma once
 
 #include <cstdint>
@@ -24,10 +28,20 @@ inline const char* latch_state_name(std::size_t s) {
   return "?";
 }
 
+// How a stalled pool reads (see the file's comment); Other: a worker is
+// blocked outside its sleep or still running, so the pool alone cannot say.
+enum class PoolStall { Missed, Idle, Other };
+struct PoolDump {
+  std::string text;
+  PoolStall stall = PoolStall::Other;
+};
+
 template <class P, class M>
-std::string dump_registry(pool::Registry<P, M>& r) {
+PoolDump dump_registry(pool::Registry<P, M>& r) {
   char line[512];
   std::string out;
+  std::size_t queued = r.injector_len(), asleep = 0, others = 0;
+  std::string missed;
   const auto c = r.sleep().counters_snapshot();
   const std::uint64_t jec = c.jobs_counter().as_u64();
   std::snprintf(line, sizeof line,
@@ -63,6 +77,13 @@ std::string dump_registry(pool::Registry<P, M>& r) {
       latch_text = line;
     }
     const auto blocked = r.sleep().try_is_blocked(i);
+    const bool sleeps = blocked && *blocked;
+    queued += r.deque(i).len_relaxed() + r.broadcast_queue(i).len_relaxed();
+    asleep += sleeps ? 1 : 0;
+    others += !sleeps && found && phase != Phase::Exited ? 1 : 0;
+    if (sleeps && latch != 0 && latch_text.find(" SET") != std::string::npos && missed.empty()) {
+      missed = "worker " + std::to_string(i) + " sleeps with its latch set";
+    }
     std::snprintf(line, sizeof line,
                   "    worker %zu: %s, idle rounds %u, last gate %u, waits on latch %s, blocked on condvar: %s,"
                   " deque %zu, broadcast queue %zu\n",
@@ -71,7 +92,19 @@ std::string dump_registry(pool::Registry<P, M>& r) {
                   r.broadcast_queue(i).len_relaxed());
     out += line;
   }
-  return out;
+  if (missed.empty() && asleep > 0 && queued > 0) {
+    missed = std::to_string(queued) + " job(s) queued while " + std::to_string(asleep) + " worker(s) sleep";
+  }
+  if (!missed.empty()) {
+    return {out + "    reading: a wake-up was missed: " + missed + "\n", PoolStall::Missed};
+  }
+  if (others == 0 && queued == 0) {
+    return {out + "    reading: nothing to wake for: no job queued and no sleeping worker's latch set; a thread "
+                  "waiting on this pool waits for a job or a latch that never came (a lost job, or a panic that "
+                  "set no latch)\n",
+            PoolStall::Idle};
+  }
+  return {out, PoolStall::Other};
 }
 
 }  // namespace wsstress::stress

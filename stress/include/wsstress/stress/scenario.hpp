@@ -57,7 +57,7 @@ class LiveState {
   static LiveState& get();
 
   // A dump callback per tracked pool, valid while registered.
-  int track_pool(std::string name, const void* registry, std::function<std::string()> dump);
+  int track_pool(std::string name, const void* registry, std::function<PoolDump()> dump);
   bool is_tracked(const void* registry);
   void untrack_pool(int id);
 
@@ -69,6 +69,9 @@ class LiveState {
   void unregister_thread(ThreadSlot* slot);
 
   std::string dump_pools();
+  // Idle when every tracked pool reads "nothing to wake for", Missed when one
+  // reads a missed wake-up, Other otherwise or with no pool tracked.
+  PoolStall stall();
   std::string dump_threads();
   void reset();
 
@@ -77,7 +80,7 @@ class LiveState {
     int id;
     std::string name;
     const void* registry;
-    std::function<std::string()> dump;
+    std::function<PoolDump()> dump;
   };
   std::mutex m_;
   std::vector<Tracked> pools_;
