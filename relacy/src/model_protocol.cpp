@@ -148,12 +148,12 @@ struct ArcJobModel : ModelSuite<ArcJobModel<M>, 3> {
 
   void thread(unsigned index) {
     if (index == 0) {
-      auto* job = new pool::ArcJob<RP, Body>(Body{&runs});
+      auto* job = new pool::ArcJob<RP, ModelKnobs<M>, Body>(Body{&runs});
       for (int k = 0; k < 2; ++k) {
         refs[k] = job->new_job_ref();
         handed[k].set();
       }
-      job->release();
+      job->release_creator();
       ran[0].wait();
       ran[1].wait();
       RL_ASSERT(runs.load(std::memory_order_relaxed) == 2);
@@ -182,6 +182,7 @@ std::vector<ModelEntry> protocol_entries() {
       {"count_lock_latch", "count_latch_sub_relaxed", &run<CountLockLatchModel, CountLatchSubRelaxed>},
       {"count_lock_latch", "lock_latch_set_outside_mutex", &run<CountLockLatchModel, LockLatchSetOutsideMutex>},
       {"arc_job", "none", &run<ArcJobModel, NoMutants>, false},
+      {"arc_job", "arc_job_no_creator_ref", &run<ArcJobModel, ArcJobNoCreatorRef>},
       {"scope_count", "none", &run<ScopeCountModel, NoMutants>, false},
       {"scope_count", "count_latch_sub_relaxed", &run<ScopeCountModel, CountLatchSubRelaxed>},
       {"scope_count", "late_is_blocked_lock", &run<ScopeCountModel, LateIsBlockedLock>},

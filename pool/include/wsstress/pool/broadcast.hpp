@@ -105,7 +105,7 @@ void spawn_broadcast_in(OP&& op, Registry<P, M>& registry) {
     registry->catch_unwind([&] { BroadcastContext<P, M>::with(op); });
     registry->terminate();
   };
-  auto* job = new ArcJob<P, decltype(body)>(std::move(body));
+  auto* job = new ArcJob<P, M, decltype(body)>(std::move(body));
   registry.inject_broadcast([&](std::size_t) noexcept {
     // Ensure that registry cannot terminate until this job has executed on
     // each thread; given back by the terminate() in the body.
@@ -113,7 +113,7 @@ void spawn_broadcast_in(OP&& op, Registry<P, M>& registry) {
     return job->new_job_ref();
   });
   // Our own reference goes last, as rayon's Arc leaves scope after the injection.
-  job->release();
+  job->release_creator();
 }
 
 template <class P, class M, class OP>

@@ -193,20 +193,26 @@ class HeapJob : public JobHeader {
 // A job shared by several JobRefs, each holding one reference (Arc in rayon);
 // the last one to run frees it. The count is a platform atomic so the simulator
 // schedules it like any other shared word; the closure, which every worker
-// reads, is a platform cell.
-template <class P, class F>
+// reads, is a platform cell. The creator holds the first reference (Arc::new
+// starts at one) until it has made every JobRef.
+template <class P, class M, class F>
 class ArcJob : public JobHeader {
  public:
-  explicit ArcJob(F body) : JobHeader{&ArcJob::execute}, refs_(1), body_(std::move(body)) {}
+  explicit ArcJob(F body)
+      : JobHeader{&ArcJob::execute}, refs_(M::kArcJobNoCreatorRef ? 0 : 1), body_(std::move(body)) {}
 
   // ArcJob::as_static_job_ref: a new JobRef holding one reference.
   JobRef new_job_ref() noexcept {
     refs_.increment();
     return JobRef(this);
   }
-  // Drops one reference (the creator's, or a JobRef's once it ran).
+  // Drops one reference (a JobRef's once it ran).
   void release() noexcept {
     if (refs_.decrement()) delete this;
+  }
+  // Drops the creator's reference, once every JobRef is made.
+  void release_creator() noexcept {
+    if (!M::kArcJobNoCreatorRef) release();  // the bug: no creator reference to drop
   }
 
  private:

@@ -68,6 +68,8 @@ namespace wsstress::pool {
   X(kSpawnNoCatchUnwind)                                                                                             \
   /* spawn does not take a terminate count for its job. */                                                           \
   X(kSpawnNoTerminateCount)                                                                                          \
+  /* ArcJob starts with no reference for its creator. */                                                             \
+  X(kArcJobNoCreatorRef)                                                                                             \
   /* JobsEventCounter::is_sleepy masks the parity with 0: always "sleepy" (c3a5304). */                              \
   X(kIsSleepyAlwaysTrue)                                                                                             \
   /* The owner's pop skips the SeqCst fence between its store of `back` and its */                                   \
@@ -326,6 +328,17 @@ struct NoMutants {
     .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
     .relacy_expect = Cannot,                                                                                         \
     .tsan_expect = Catch, .kinds = Hang | WrongResult)                                                               \
+  X(ArcJobNoCreatorRef, arc_job_no_creator_ref, (static constexpr bool kArcJobNoCreatorRef = true;),                \
+    .history = "catalog extra (issue #38: rayon-core's ArcJob is an Arc, and Arc::new starts at one, the creator's " \
+      "reference; a blind bug of the held-out measurement)",                                                        \
+    .failure = "a broadcast job's count starts at zero: the first worker to run its JobRef frees the job while the " \
+      "broadcaster still makes the next workers' JobRefs: use after free",                                           \
+    .scenario = "broadcast",                                                                                         \
+    .stress = "reachable: a worker must run its copy before the broadcaster has pushed the next one; the default "  \
+      "build reads the freed job silently (ASan or the simulator's liveness stamps see it)",                         \
+    .stress_expect = Maybe, .sim_sc_expect = Catch, .sim_tso_expect = Catch, .sim_cpp_expect = Catch,               \
+    .relacy_expect = Catch,                                                                                          \
+    .tsan_expect = Catch, .kinds = UseAfterFree | Crash)                                                             \
   X(IsSleepyAlwaysTrue, is_sleepy_always_true, (static constexpr bool kIsSleepyAlwaysTrue = true;),                  \
     .history = "c3a5304 (2020-05)",                                                                                  \
     .failure = "the JEC parity test is masked with 0: every value looks sleepy",                                     \

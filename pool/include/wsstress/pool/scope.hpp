@@ -93,12 +93,12 @@ class ScopeBase {
 
   template <class F>
   void inject_broadcast(F&& body) {
-    auto* job = new ArcJob<P, std::decay_t<F>>(std::forward<F>(body));
+    auto* job = new ArcJob<P, M, std::decay_t<F>>(std::forward<F>(body));
     registry_->inject_broadcast([&](std::size_t) noexcept {
       increment();
       return job->new_job_ref();
     });
-    job->release();
+    job->release_creator();
   }
 
   // Runs the scope's body, waits for every job, rethrows the first exception.
