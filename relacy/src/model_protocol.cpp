@@ -1,10 +1,12 @@
-// The protocol models (issue #38): the latch kinds as the pool sets and waits
-// on them, outside the sleep gates the handshake models check, each small
-// enough for Relacy's context-bound search to finish (a pass is "no failure
-// within bound k"), each with a claim about the data the latch hands over,
-// not only "no deadlock". All three are the pool's own templates over
-// RelacyPlatform; what they leave out is the Registry (see the README's
-// coverage table for what only the random registry-level models reach).
+// The protocol models (issue #38): the latch kinds and the shared job's
+// reference count as the pool sets and waits on them, outside the sleep gates
+// the handshake models check, each small enough for Relacy's context-bound or
+// full search to finish (a pass is "no failure within bound k"), each with a
+// claim about the data handed over, not only "no deadlock". All four are the
+// pool's own templates over RelacyPlatform; what they leave out is the
+// Registry (relacy/COVERAGE.md: what only the random registry-level models
+// reach). lock_latch_wait_once is no target: Relacy's condition variable
+// never wakes spuriously, and only a spurious wake-up ends that wait early.
 //   lock_latch       in_worker_cold's thread-local LockLatch, used for two
 //                    cold calls in a row (set, wait_and_reset, set again)
 //   count_lock_latch a scope opened outside the pool: a CountLockLatch
