@@ -121,7 +121,7 @@ def table(universe, by_model, bounded):
     files = ["| file | functions | bounded | random only | none |", "|---|---|---|---|---|"]
     for f, (total, b, r, none) in per_file.items():
         files.append(f"| {f} | {total} | {b} | {r} | {none} |")
-    return summary + "\n\n" + "\n".join(files), "\n".join(lines), outside
+    return summary + "\n\n" + "\n".join(files), "\n".join(lines)
 
 
 def main():
@@ -149,7 +149,7 @@ def main():
         by_model[name] = {k for k, (_, ex) in funcs.items() if ex}
         if is_bounded:
             bounded.append(name)
-    summary, text, _ = table(universe, by_model, bounded)
+    summary, text = table(universe, by_model, bounded)
     out = summary + "\n\n" + text + "\n"
     print(out)
     if a.markdown:

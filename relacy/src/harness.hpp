@@ -124,6 +124,12 @@ RawResult run_suite(const SearchSpec& s) {
   return r;
 }
 
+// A model file's entry for one (model template, mutant) pair.
+template <template <class> class Model, class M>
+RawResult run_model(const SearchSpec& s) {
+  return run_suite<Model<M>>(s);
+}
+
 // Every suite resets the platform's per-iteration state the same way.
 template <class Derived, rl::thread_id_t Static>
 struct ModelSuite : rl::test_suite<Derived, Static> {

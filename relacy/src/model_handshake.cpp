@@ -148,50 +148,45 @@ struct TerminateModel : ModelSuite<TerminateModel<M>, 2> {
   }
 };
 
-template <template <class> class Model, class M>
-RawResult run(const SearchSpec& s) {
-  return run_suite<Model<M>>(s);
-}
-
 }  // namespace
 
 std::vector<ModelEntry> handshake_entries() {
   using namespace wsstress::pool::mutants;
   using pool::NoMutants;
   return {
-      {"handshake_latch", "none", &run<LatchModel, NoMutants>, false},
-      {"handshake_latch", "latch_set_no_wake", &run<LatchModel, LatchSetNoWake>},
-      {"handshake_latch", "late_is_blocked_lock", &run<LatchModel, LateIsBlockedLock>},
-      {"handshake_latch", "core_latch_set_seqcst", &run<LatchModel, CoreLatchSetSeqCst>, false,
+      {"handshake_latch", "none", &run_model<LatchModel, NoMutants>, false},
+      {"handshake_latch", "latch_set_no_wake", &run_model<LatchModel, LatchSetNoWake>},
+      {"handshake_latch", "late_is_blocked_lock", &run_model<LatchModel, LateIsBlockedLock>},
+      {"handshake_latch", "core_latch_set_seqcst", &run_model<LatchModel, CoreLatchSetSeqCst>, false,
        "negative control: the latch's swap and the owner's CASes are RMWs of one word"},
-      {"handshake_latch", "no_sleep_fence", &run<LatchModel, NoSleepFence>, false,
+      {"handshake_latch", "no_sleep_fence", &run_model<LatchModel, NoSleepFence>, false,
        "equivalent: a latch needs no fence, its set and the owner's gates are RMWs of one word"},
-      {"handshake_internal", "none", &run<InternalModel, NoMutants>, false},
-      {"handshake_internal", "latch_set_no_wake", &run<InternalModel, LatchSetNoWake>},
-      {"handshake_internal", "no_sleep_fence", &run<InternalModel, NoSleepFence>, false,
+      {"handshake_internal", "none", &run_model<InternalModel, NoMutants>, false},
+      {"handshake_internal", "latch_set_no_wake", &run_model<InternalModel, LatchSetNoWake>},
+      {"handshake_internal", "no_sleep_fence", &run_model<InternalModel, NoSleepFence>, false,
        "equivalent: an internal push needs no fence by design, and the latch's set is an RMW of the word the "
        "owner's gates CAS"},
-      {"handshake_inject", "none", &run<InjectModel, NoMutants>, false},
-      {"handshake_inject", "no_inject_fence", &run<InjectModel, NoInjectFence>, false, "equivalent (fence table)"},
-      {"handshake_inject", "no_sleep_fence", &run<InjectModel, NoSleepFence>, false, "equivalent (fence table)"},
-      {"handshake_inject", "injector_acq_rel", &run<InjectModel, InjectorAcqRel>, false, "negative control"},
-      {"handshake_inject", "no_inject_fence_acq_rel", &run<InjectModel, NoInjectFenceAcqRel>},
-      {"handshake_inject", "no_sleep_fence_acq_rel", &run<InjectModel, NoSleepFenceAcqRel>, false,
+      {"handshake_inject", "none", &run_model<InjectModel, NoMutants>, false},
+      {"handshake_inject", "no_inject_fence", &run_model<InjectModel, NoInjectFence>, false, "equivalent (fence table)"},
+      {"handshake_inject", "no_sleep_fence", &run_model<InjectModel, NoSleepFence>, false, "equivalent (fence table)"},
+      {"handshake_inject", "injector_acq_rel", &run_model<InjectModel, InjectorAcqRel>, false, "negative control"},
+      {"handshake_inject", "no_inject_fence_acq_rel", &run_model<InjectModel, NoInjectFenceAcqRel>},
+      {"handshake_inject", "no_sleep_fence_acq_rel", &run_model<InjectModel, NoSleepFenceAcqRel>, false,
        "equivalent: gate 5's broadcast-queue check (crossbeam's Stealer::is_empty) runs a SeqCst fence between "
        "the counters CAS and the Injector read"},
-      {"handshake_inject", "no_gate5", &run<InjectModel, NoGate5>, false,
+      {"handshake_inject", "no_gate5", &run_model<InjectModel, NoGate5>, false,
        "equivalent here: one injection moves the JEC once, so it cannot roll back (handshake_inject_rollover)"},
-      {"handshake_inject_rollover", "none", &run<InjectRolloverModel, NoMutants>, false},
-      {"handshake_inject_rollover", "no_gate5", &run<InjectRolloverModel, NoGate5>},
-      {"handshake_inject_rollover", "no_gate5_narrow_jec", &run<InjectRolloverModel, NoGate5NarrowJec>},
-      {"handshake_broadcast", "none", &run<BroadcastModel, NoMutants>, false},
-      {"handshake_broadcast", "gate5_ignores_broadcasts", &run<BroadcastModel, Gate5IgnoresBroadcasts>},
-      {"handshake_broadcast", "no_gate5", &run<BroadcastModel, NoGate5>},
-      {"handshake_broadcast", "no_sleep_fence", &run<BroadcastModel, NoSleepFence>, false, "equivalent (fence table)"},
-      {"handshake_terminate", "none", &run<TerminateModel, NoMutants>, false},
-      {"handshake_terminate", "terminate_no_wake", &run<TerminateModel, TerminateNoWake>},
-      {"handshake_terminate", "late_is_blocked_lock", &run<TerminateModel, LateIsBlockedLock>},
-      {"handshake_terminate", "no_sleep_fence", &run<TerminateModel, NoSleepFence>, false,
+      {"handshake_inject_rollover", "none", &run_model<InjectRolloverModel, NoMutants>, false},
+      {"handshake_inject_rollover", "no_gate5", &run_model<InjectRolloverModel, NoGate5>},
+      {"handshake_inject_rollover", "no_gate5_narrow_jec", &run_model<InjectRolloverModel, NoGate5NarrowJec>},
+      {"handshake_broadcast", "none", &run_model<BroadcastModel, NoMutants>, false},
+      {"handshake_broadcast", "gate5_ignores_broadcasts", &run_model<BroadcastModel, Gate5IgnoresBroadcasts>},
+      {"handshake_broadcast", "no_gate5", &run_model<BroadcastModel, NoGate5>},
+      {"handshake_broadcast", "no_sleep_fence", &run_model<BroadcastModel, NoSleepFence>, false, "equivalent (fence table)"},
+      {"handshake_terminate", "none", &run_model<TerminateModel, NoMutants>, false},
+      {"handshake_terminate", "terminate_no_wake", &run_model<TerminateModel, TerminateNoWake>},
+      {"handshake_terminate", "late_is_blocked_lock", &run_model<TerminateModel, LateIsBlockedLock>},
+      {"handshake_terminate", "no_sleep_fence", &run_model<TerminateModel, NoSleepFence>, false,
        "equivalent: the terminate latch's set is an RMW of the word the owner's gates CAS"},
   };
 }

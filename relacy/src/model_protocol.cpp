@@ -167,28 +167,23 @@ struct ArcJobModel : ModelSuite<ArcJobModel<M>, 3> {
   }
 };
 
-template <template <class> class Model, class M>
-RawResult run(const SearchSpec& s) {
-  return run_suite<Model<M>>(s);
-}
-
 }  // namespace
 
 std::vector<ModelEntry> protocol_entries() {
   using namespace wsstress::pool::mutants;
   using pool::NoMutants;
   return {
-      {"lock_latch", "none", &run<LockLatchModel, NoMutants>, false},
-      {"lock_latch", "lock_latch_set_outside_mutex", &run<LockLatchModel, LockLatchSetOutsideMutex>},
-      {"count_lock_latch", "none", &run<CountLockLatchModel, NoMutants>, false},
-      {"count_lock_latch", "count_latch_sub_relaxed", &run<CountLockLatchModel, CountLatchSubRelaxed>},
-      {"count_lock_latch", "lock_latch_set_outside_mutex", &run<CountLockLatchModel, LockLatchSetOutsideMutex>},
-      {"arc_job", "none", &run<ArcJobModel, NoMutants>, false},
-      {"arc_job", "arc_job_no_creator_ref", &run<ArcJobModel, ArcJobNoCreatorRef>},
-      {"scope_count", "none", &run<ScopeCountModel, NoMutants>, false},
-      {"scope_count", "count_latch_sub_relaxed", &run<ScopeCountModel, CountLatchSubRelaxed>},
-      {"scope_count", "late_is_blocked_lock", &run<ScopeCountModel, LateIsBlockedLock>},
-      {"scope_count", "latch_probe_relaxed", &run<ScopeCountModel, LatchProbeRelaxed>},
+      {"lock_latch", "none", &run_model<LockLatchModel, NoMutants>, false},
+      {"lock_latch", "lock_latch_set_outside_mutex", &run_model<LockLatchModel, LockLatchSetOutsideMutex>},
+      {"count_lock_latch", "none", &run_model<CountLockLatchModel, NoMutants>, false},
+      {"count_lock_latch", "count_latch_sub_relaxed", &run_model<CountLockLatchModel, CountLatchSubRelaxed>},
+      {"count_lock_latch", "lock_latch_set_outside_mutex", &run_model<CountLockLatchModel, LockLatchSetOutsideMutex>},
+      {"arc_job", "none", &run_model<ArcJobModel, NoMutants>, false},
+      {"arc_job", "arc_job_no_creator_ref", &run_model<ArcJobModel, ArcJobNoCreatorRef>},
+      {"scope_count", "none", &run_model<ScopeCountModel, NoMutants>, false},
+      {"scope_count", "count_latch_sub_relaxed", &run_model<ScopeCountModel, CountLatchSubRelaxed>},
+      {"scope_count", "late_is_blocked_lock", &run_model<ScopeCountModel, LateIsBlockedLock>},
+      {"scope_count", "latch_probe_relaxed", &run_model<ScopeCountModel, LatchProbeRelaxed>},
   };
 }
 

@@ -76,25 +76,18 @@ void LiveState::unregister_thread(ThreadSlot* slot) {
   slot->in_use.store(false);
 }
 
-std::string LiveState::dump_pools() {
+PoolDump LiveState::dump_pools() {
   std::lock_guard<std::mutex> g(m_);
-  std::string out;
+  PoolDump out;
+  bool missed = false, all_idle = !pools_.empty();
   for (const Tracked& t : pools_) {
-    out += "pool '" + t.name + "':\n";
-    out += t.dump().text;
+    const PoolDump d = t.dump();
+    out.text += "pool '" + t.name + "':\n" + d.text;
+    missed = missed || d.stall == PoolStall::Missed;
+    all_idle = all_idle && d.stall == PoolStall::Idle;
   }
+  out.stall = missed ? PoolStall::Missed : all_idle ? PoolStall::Idle : PoolStall::Other;
   return out;
-}
-
-PoolStall LiveState::stall() {
-  std::lock_guard<std::mutex> g(m_);
-  bool all_idle = !pools_.empty();
-  for (const Tracked& t : pools_) {
-    const PoolStall s = t.dump().stall;
-    if (s == PoolStall::Missed) return s;
-    all_idle = all_idle && s == PoolStall::Idle;
-  }
-  return all_idle ? PoolStall::Idle : PoolStall::Other;
 }
 
 std::string LiveState::dump_threads() {
@@ -115,7 +108,7 @@ void LiveState::reset() {
 
 std::string dump_live_state() {
   LiveState& s = LiveState::get();
-  std::string out = s.dump_pools();
+  std::string out = s.dump_pools().text;
   const std::string threads = s.dump_threads();
   if (!threads.empty()) out += "outside threads:\n" + threads;
   // Workers whose pool is no longer tracked (its handle was dropped). Copied

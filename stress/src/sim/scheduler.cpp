@@ -268,7 +268,8 @@ void Scheduler::loop() {
       if (advance_time()) continue;
       const int alive = unfinished();
       if (alive == 0) return;
-      fail(Verdict{VerdictKind::Hang, stall_message(alive), state_dump()});
+      std::string dump = state_dump();
+      fail(Verdict{VerdictKind::Hang, stall_message(alive), std::move(dump)});
       return;
     }
     const ReadyView view{runnable, fibers_, live_, schedule_.size(), steps_, last_run_, tso()};

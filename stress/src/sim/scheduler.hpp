@@ -94,11 +94,12 @@ class Scheduler {
   void abandon_stuck_fibers();
   std::string livelock_message() const;
   int unfinished() const;
-  std::string state_dump();
-  std::string stall_message(int alive);
+  std::string state_dump();  // also sets last_stall_
+  std::string stall_message(int alive) const;
 
   SimConfig cfg_;
   SplitMix64 rng_;
+  stress::PoolStall last_stall_ = stress::PoolStall::Other;  // what the last state_dump read
   SplitMix64 seed_stream_;
   std::unique_ptr<Strategy> strategy_;
   cppmem::Memory mem_;

@@ -106,15 +106,12 @@ std::string Scheduler::livelock_message() const {
   return "livelock: " + steps + " without finishing";
 }
 
-// No fiber can run. A lost wake-up unless every tracked pool reads "nothing
-// to wake for": then the blocked fibers wait for something no pool holds.
-std::string Scheduler::stall_message(int alive) {
-  Fiber* saved = current_;
-  current_ = nullptr;  // the pools are read without scheduling
-  const bool idle = stress::LiveState::get().stall() == stress::PoolStall::Idle;
-  current_ = saved;
+// No fiber can run. A lost wake-up unless every tracked pool read "nothing to
+// wake for" in the last state_dump(): then the blocked fibers wait for
+// something no pool holds.
+std::string Scheduler::stall_message(int alive) const {
   const std::string stuck = "no fiber can run, and " + std::to_string(alive) + " have not finished";
-  if (!idle) return "lost wake-up: " + stuck;
+  if (last_stall_ != stress::PoolStall::Idle) return "lost wake-up: " + stuck;
   return "nothing to wake for: " + stuck + "; no job is queued and no sleeping worker's latch is set, so what they "
          "wait for never came (a lost job, or a panic that set no latch)";
 }
@@ -134,7 +131,9 @@ std::string Scheduler::state_dump() {
                   f->loc.line, to_string(f->last_op));
     out += line;
   }
-  out += stress::LiveState::get().dump_pools();
+  const stress::PoolDump pools = stress::LiveState::get().dump_pools();
+  out += pools.text;
+  last_stall_ = pools.stall;
   out += "last events:\n";
   const std::uint64_t first = n_events_ > kRecentEvents ? n_events_ - kRecentEvents : 0;
   for (std::uint64_t i = first; i < n_events_; ++i) {

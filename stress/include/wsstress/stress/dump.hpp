@@ -69,11 +69,12 @@ PoolDump dump_registry(pool::Registry<P, M>& r) {
       }
     });
     std::string latch_text = "-";
+    bool latch_set = false;
     if (found && phase != Phase::Active && latch != 0) {
       // The worker is inside wait_until on this latch, so the latch is alive.
-      const auto* l = reinterpret_cast<const pool::CoreLatch<P, M>*>(latch);
-      std::snprintf(line, sizeof line, "%#llx %s", static_cast<unsigned long long>(latch),
-                    latch_state_name(l->state_relaxed()));
+      const std::size_t state = reinterpret_cast<const pool::CoreLatch<P, M>*>(latch)->state_relaxed();
+      latch_set = state == 3;
+      std::snprintf(line, sizeof line, "%#llx %s", static_cast<unsigned long long>(latch), latch_state_name(state));
       latch_text = line;
     }
     const auto blocked = r.sleep().try_is_blocked(i);
@@ -81,7 +82,7 @@ PoolDump dump_registry(pool::Registry<P, M>& r) {
     queued += r.deque(i).len_relaxed() + r.broadcast_queue(i).len_relaxed();
     asleep += sleeps ? 1 : 0;
     others += !sleeps && found && phase != Phase::Exited ? 1 : 0;
-    if (sleeps && latch != 0 && latch_text.find(" SET") != std::string::npos && missed.empty()) {
+    if (sleeps && latch_set && missed.empty()) {
       missed = "worker " + std::to_string(i) + " sleeps with its latch set";
     }
     std::snprintf(line, sizeof line,

@@ -68,10 +68,10 @@ class LiveState {
   static void set_status(ThreadSlot* slot, const char* what) noexcept;
   void unregister_thread(ThreadSlot* slot);
 
-  std::string dump_pools();
-  // Idle when every tracked pool reads "nothing to wake for", Missed when one
-  // reads a missed wake-up, Other otherwise or with no pool tracked.
-  PoolStall stall();
+  // Every tracked pool's dump; its stall is Idle when every pool reads
+  // "nothing to wake for", Missed when one reads a missed wake-up, Other
+  // otherwise or with no pool tracked.
+  PoolDump dump_pools();
   std::string dump_threads();
   void reset();
 
