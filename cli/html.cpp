@@ -54,7 +54,15 @@ nlohmann::json timeline_json(const Timeline& t) {
   for (const auto& w : t.wakes) {
     if (w.arrived && w.step >= start) wakes.push_back({w.from, w.to, w.step, w.arrives});
   }
-  return {{"lanes", lanes}, {"runs", runs}, {"blocked", blocked}, {"wakes", wakes}, {"start", start}, {"end", t.end}};
+  json missed = json::array(), preempted = json::array();
+  for (const auto& m : t.missed_wakes) {
+    if (m.step >= start) missed.push_back({m.fiber, m.step});
+  }
+  for (const auto& m : t.preemptions) {
+    if (m.step >= start) preempted.push_back({m.fiber, m.step});
+  }
+  return {{"lanes", lanes}, {"runs", runs},       {"blocked", blocked},     {"wakes", wakes},
+          {"missed", missed}, {"preempted", preempted}, {"start", start}, {"end", t.end}};
 }
 
 const char* kStyle = R"(body{font:14px system-ui,sans-serif;margin:24px;color:#222}
@@ -77,7 +85,7 @@ cv.width = Math.min(32000, Math.ceil(LABEL + steps * scale + RIGHT));
 cv.height = T.lanes.length * LANE + 10;
 const g = cv.getContext('2d');
 const x = s => LABEL + (s - T.start) * scale, y = f => 5 + f * LANE;
-const COL = {lane: '#f3f3f3', run: '#1f6feb', blocked: '#e3a008', stuck: '#d93025', wake: '#1a7f37'};
+const COL = {lane: '#f3f3f3', run: '#1f6feb', blocked: '#e3a008', stuck: '#d93025', wake: '#1a7f37', preempt: '#8250df', missed: '#b3261e'};
 g.font = '12px sans-serif';
 T.lanes.forEach((l, i) => {
   if (i % 2 === 0) { g.fillStyle = COL.lane; g.fillRect(0, y(i), cv.width, LANE); }
@@ -92,6 +100,13 @@ T.runs.forEach(([f, s]) => { g.fillStyle = COL.run; g.fillRect(x(s), y(f) + 4, M
 g.strokeStyle = COL.wake; g.lineWidth = 1;
 T.wakes.forEach(([from, to, s, a]) => {
   g.beginPath(); g.moveTo(x(s), y(from) + LANE / 2); g.lineTo(x(a), y(to) + LANE / 2); g.stroke();
+});
+// A preemption: a purple tick above the lane; a wake-up that found nobody blocked: a red cross.
+g.fillStyle = COL.preempt;
+T.preempted.forEach(([f, s]) => { g.beginPath(); g.moveTo(x(s), y(f) + 1); g.lineTo(x(s) + 4, y(f) + 1); g.lineTo(x(s) + 2, y(f) + 5); g.fill(); });
+g.strokeStyle = COL.missed; g.lineWidth = 2;
+T.missed.forEach(([f, s]) => {
+  g.beginPath(); g.moveTo(x(s) - 4, y(f) + 8); g.lineTo(x(s) + 4, y(f) + 16); g.moveTo(x(s) + 4, y(f) + 8); g.lineTo(x(s) - 4, y(f) + 16); g.stroke();
 });
 const right = LABEL + steps * scale + 8;
 T.lanes.forEach((l, i) => {
@@ -138,8 +153,15 @@ std::string sim_html(const sim::SimResult& r, const HtmlRunHeader& h) {
           "<span><i class=\"sw\" style=\"background:#e3a008\"></i>blocked (wait, join, sleep)</span>"
           "<span><i class=\"sw\" style=\"background:#1a7f37\"></i>wake-up</span>"
           "<span><i class=\"sw\" style=\"background:#d93025\"></i>blocked to the end: never woken (a lost wake-up)</span>"
+          "<span><i class=\"sw\" style=\"background:#8250df\"></i>preempted (the strategy switched away)</span>"
+          "<span><i class=\"sw\" style=\"background:#b3261e\"></i>&times; a wake-up that found nobody blocked</span>"
           "<span>right: each fiber's last sleep-module event (the gate of sleep() it reached)</span></p>\n"
           "<div id=\"wrap\"><canvas id=\"tl\"></canvas></div>\n<p id=\"selftest\"></p>\n";
+  if (!r.verdict.explanation.empty()) {
+    std::string why;
+    for (const std::string& line : r.verdict.explanation) why += line + "\n";
+    body += "<h2>Why it was never woken</h2>\n<pre class=\"why\">" + escape(why) + "</pre>\n";
+  }
   if (!r.verdict.dump.empty()) body += "<h2>State when it was detected</h2>\n<pre>" + escape(r.verdict.dump) + "</pre>\n";
   body += "<script type=\"application/json\" id=\"timeline\">" + script_json(timeline_json(t)) + "</script>\n<script>" +
           kScript + "</script>\n";

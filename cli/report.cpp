@@ -329,9 +329,17 @@ std::string sim_report_header_text(const sim::SimCampaignReport& rep) {
   return text;
 }
 
+std::string explanation_text(const stress::Verdict& v) {
+  if (v.explanation.empty()) return "";
+  std::string text = "why it was never woken:\n";
+  for (const std::string& line : v.explanation) text += "  " + line + "\n";
+  return text;
+}
+
 std::string sim_failure_text(const sim::SimFailure& f) {
   std::string text = "\nFAILED seed " + std::to_string(f.seed) + ": " + stress::to_string(f.result.verdict.kind) +
                      ": " + f.result.verdict.message + "\n";
+  text += explanation_text(f.result.verdict);
   if (!f.result.verdict.dump.empty()) text += "state when it was detected:\n" + f.result.verdict.dump;
   return text;
 }
@@ -356,6 +364,7 @@ std::string sim_report_json(const sim::SimCampaignReport& rep, const std::vector
                         {"verdict", stress::to_string(f.result.verdict.kind)},
                         {"message", f.result.verdict.message},
                         {"dump", f.result.verdict.dump},
+                        {"explanation", f.result.verdict.explanation},
                         {"steps", f.result.steps},
                         {"trace_hash", hash_text(f.result.trace_hash)},
                         {"reproducer", path},

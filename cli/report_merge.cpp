@@ -236,7 +236,8 @@ sim::SimCampaignReport merge_sim(const std::vector<Shard>& shards, std::vector<s
       sim::SimFailure sf;
       sf.seed = f.at("seed").get<std::uint64_t>();
       sf.result.verdict = {verdict_kind(f.at("verdict").get<std::string>(), s.path), f.at("message").get<std::string>(),
-                           f.at("dump").get<std::string>()};
+                           f.at("dump").get<std::string>(),
+                           f.value("explanation", json::array()).get<std::vector<std::string>>()};
       sf.result.steps = f.at("steps").get<std::uint64_t>();
       sf.result.trace_hash = parse_hash(f.at("trace_hash").get<std::string>());
       sf.at_seconds = f.at("at_seconds").get<double>();

@@ -195,6 +195,7 @@ std::string other_build(const sim::Repro& r) {
 bool print_replay_verdict(const sim::Repro& r, const sim::SimResult& res) {
   std::fprintf(text_out(), "replay: %s%s%s\n", stress::to_string(res.verdict.kind), res.verdict.message.empty() ? "" : ": ",
                res.verdict.message.c_str());
+  std::fputs(explanation_text(res.verdict).c_str(), text_out());
   if (!res.verdict.dump.empty()) std::fprintf(text_out(), "state when it was detected:\n%s", res.verdict.dump.c_str());
   if (r.trace_hash != 0) {
     std::fprintf(text_out(), "replay: trace hash %s, %s the recorded one\n", hash_text(res.trace_hash).c_str(),
@@ -220,6 +221,7 @@ int replay_run(const ReplayOptions& o, const Result<sim::Repro>& r) {
   std::fprintf(text_out(), "replay: scenario %s, mutant %s, seed %llu, %s/%s, %zu decisions\n", r->spec.scenario.c_str(),
               r->spec.mutant.c_str(), static_cast<unsigned long long>(r->config.seed), sim::to_string(r->config.strategy),
               sim::to_string(r->config.memory), r->config.forced.size());
+  if (!r->shrunk_from.empty()) std::fprintf(text_out(), "replay: shrunk from %s\n", r->shrunk_from.c_str());
   std::fflush(text_out());  // said before a crash can end this process
   sim::SimResult res = sim::find_sim_runner(r->spec.mutant)(r->spec, cfg);
   if (!res.divergence.empty()) {

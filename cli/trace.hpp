@@ -49,6 +49,14 @@ struct Timeline {
   std::vector<Blocked> blocked;
   std::vector<Wake> wakes;
   std::vector<Instant> events;
+  // Marks: a wake-up tried on a thread that was not blocked (ThreadNotifyMissed,
+  // on the waker's lane), and a preemption (the strategy switched away from a
+  // fiber that could have gone on: on the preempted fiber's lane).
+  struct Mark {
+    std::uint32_t fiber;
+    std::uint64_t step;
+  };
+  std::vector<Mark> missed_wakes, preemptions;
   std::uint64_t end = 0;  // the last step
 };
 Timeline build_timeline(const sim::SimResult& r);

@@ -234,9 +234,17 @@ ShrinkReport shrink(const Repro& failing) {
   cur.verdict = stress::to_string(sh.cur_res.verdict.kind);
   cur.message = sh.cur_res.verdict.message;
   cur.trace_hash = sh.cur_res.trace_hash;
-  rep.after = cur;
   rep.preemptions_before = count_preemptions(run, failing);
   rep.preemptions_after = count_preemptions(run, cur);
+  // The header tells the truth: the schedule's own preemption count, and
+  // where it came from (its strategy is DFS only for what follows it).
+  cur.config.preemption_bound = static_cast<unsigned>(rep.preemptions_after);
+  cur.shrunk_from = "seed " + std::to_string(failing.config.seed) + ", strategy " + to_string(failing.config.strategy) +
+                    ", " + std::to_string(failing.config.forced.size()) + " decisions, " +
+                    std::to_string(rep.preemptions_before) + " preemptions; the schedule below has " +
+                    std::to_string(rep.preemptions_after) +
+                    " (preemption-bound), then replays the non-preemptive default (strategy dfs)";
+  rep.after = cur;
   return rep;
 }
 

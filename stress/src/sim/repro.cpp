@@ -193,6 +193,7 @@ std::string write_repro(const Repro& r) {
   o << "message " << one_line(r.message) << "\n";
   o << "trace-hash " << hex64(r.trace_hash) << "\n";
   o << "build " << build_id() << "\n";  // the writer ran it
+  if (!r.shrunk_from.empty()) o << "shrunk-from " << one_line(r.shrunk_from) << "\n";
   if (!r.spec.input.empty()) {
     static const char* hex = "0123456789abcdef";
     o << "input ";
@@ -232,6 +233,7 @@ Result<Repro> read_repro_text(const std::string& text) {
   r.verdict = fields.count("verdict") ? fields["verdict"] : "";
   r.message = fields.count("message") ? fields["message"] : "";
   r.build = fields.count("build") ? fields["build"] : "";
+  r.shrunk_from = fields.count("shrunk-from") ? fields["shrunk-from"] : "";
   if (fields.count("trace-hash") && !to_u64(fields["trace-hash"], r.trace_hash, 16)) {
     return fail("reproducer field 'trace-hash' has a bad value '" + fields["trace-hash"] +
                 "' (expected up to 16 lower-case hex digits)");

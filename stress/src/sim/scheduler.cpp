@@ -127,7 +127,10 @@ void Scheduler::point(Op op, const void* addr, SrcLoc loc) {
   f->loc = loc;
   if (!in_system_header(loc.file)) f->pool_loc = loc;
   f->last_op = op;
-  record(f->id, op, loc, reinterpret_cast<std::uintptr_t>(addr));
+  // A trace names the pool's line, not <unique_lock.h>'s, for a lock taken there.
+  const bool system = in_system_header(loc.file) && f->pool_loc.line != 0;
+  record(f->id, op, system ? f->pool_loc : loc, reinterpret_cast<std::uintptr_t>(addr));
+  if (system && cfg_.record_trace) trace_.back().after_pool_line = true;
   to_scheduler();
 }
 
@@ -141,11 +144,24 @@ void Scheduler::event(const Event& e, SrcLoc loc) {
   Fiber* f = current_;
   if (f == nullptr) return;
   if (EventObserver observe = g_observer.load(std::memory_order_acquire)) observe(f->id, e);
+  f->pool_loc = loc;  // the pool's line nearest to a lock taken inside <unique_lock.h>
   if (cfg_.record_trace) {
-    trace_.push_back({steps_, f->id, Op::Event, loc.file, loc.line, static_cast<std::uint64_t>(e.kind)});
+    trace_.push_back({steps_, f->id, Op::Event, loc.file, loc.line, static_cast<std::uint64_t>(e.kind), e.a, e.b});
   }
-  mix(0xe7e7 ^ static_cast<std::uint64_t>(e.kind));
-  recent_events_[n_events_++ % kRecentEvents] = RecentEvent{f->id, e.kind, loc};
+  // Events added after reproducers were first stored stay out of the hash, so
+  // those reproducers still replay as the same run.
+  if (e.kind != pool::EventKind::ThreadNotifyMissed && e.kind != pool::EventKind::CountLatchSet &&
+      e.kind != pool::EventKind::BroadcastJobTaken) {
+    mix(0xe7e7 ^ static_cast<std::uint64_t>(e.kind));
+  }
+  const RecordedEvent rec{steps_, f->id, e, loc};
+  if (events_.size() < kEventRing) {
+    if (events_.empty()) events_.reserve(kEventRing);
+    events_.push_back(rec);
+  } else {
+    events_[n_events_ % kEventRing] = rec;
+  }
+  ++n_events_;
   f->slot = stress::apply_event(f->slot, e);
 }
 
@@ -269,7 +285,7 @@ void Scheduler::loop() {
       const int alive = unfinished();
       if (alive == 0) return;
       std::string dump = state_dump();
-      fail(Verdict{VerdictKind::Hang, stall_message(alive), std::move(dump)});
+      fail(Verdict{VerdictKind::Hang, stall_message(alive), std::move(dump), explain()});
       return;
     }
     const ReadyView view{runnable, fibers_, live_, schedule_.size(), steps_, last_run_, tso()};
@@ -281,7 +297,7 @@ void Scheduler::loop() {
     }
     take(*a);
     if (steps_ >= cfg_.step_budget && !failure_) {
-      fail(Verdict{VerdictKind::Hang, livelock_message(), state_dump()});
+      fail(Verdict{VerdictKind::Hang, livelock_message(), state_dump(), explain()});
       return;
     }
   }
@@ -299,6 +315,11 @@ void Scheduler::take(const Action& a) {
     }
     case Action::Spurious: make_runnable(f); return;
     default:
+      // Trace only: the strategy switched away from a fiber that could go on.
+      if (cfg_.record_trace && a.fiber != last_run_ && last_run_ < fibers_.size() &&
+          fibers_[last_run_]->state == FiberState::Runnable) {
+        trace_.push_back({steps_, last_run_, Op::Preempt, "", 0, a.fiber});
+      }
       last_run_ = a.fiber;
       ++steps_;
       ++vtime_;

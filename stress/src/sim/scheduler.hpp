@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "explain.hpp"
 #include "fiber.hpp"
 #include "journal.hpp"
 #include "strategy.hpp"
@@ -116,16 +117,14 @@ class Scheduler {
   std::vector<Action> runnable_;
   CrashJournal* journal_ = CrashJournal::active();  // a guarded campaign's child: each decision, as it is made
   std::vector<TracePoint> trace_;
-  // The last kRecentEvents pool events, for a failure's dump: kept as plain
-  // records in a ring and rendered only when a run fails (building a string
-  // per event cost an allocation at every one of them).
-  struct RecentEvent {
-    std::uint32_t fiber;
-    pool::EventKind kind;
-    SrcLoc loc;
-  };
-  static constexpr std::size_t kRecentEvents = 24;
-  std::array<RecentEvent, kRecentEvents> recent_events_{};
+  // The last kEventRing pool events with their payloads, for a failure's dump
+  // (its last kDumpEvents) and a stall's explanation (explain.hpp): plain
+  // records in a ring, rendered only when a run fails.
+  static constexpr std::size_t kEventRing = 4096;
+  static constexpr std::size_t kDumpEvents = 24;
+  std::vector<RecordedEvent> events_;
+  std::vector<RecordedEvent> events_in_order() const;
+  std::vector<std::string> explain() const;
   std::uint64_t n_events_ = 0;
   std::optional<stress::Verdict> failure_;
   std::uint32_t last_run_ = 0;

@@ -28,6 +28,7 @@ const char* to_string(Op op) noexcept {
     case Op::Event: return "event";
     case Op::Wake: return "wake";
     case Op::Stale: return "stale read";
+    case Op::Preempt: return "preempted";
   }
   return "?";
 }

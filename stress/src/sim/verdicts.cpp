@@ -116,6 +116,32 @@ std::string Scheduler::stall_message(int alive) const {
          "wait for never came (a lost job, or a panic that set no latch)";
 }
 
+std::vector<RecordedEvent> Scheduler::events_in_order() const {
+  if (n_events_ <= kEventRing) return events_;
+  std::vector<RecordedEvent> out;
+  out.reserve(kEventRing);
+  for (std::uint64_t i = n_events_ - kEventRing; i < n_events_; ++i) out.push_back(events_[i % kEventRing]);
+  return out;
+}
+
+// Why the blocked workers sleep (explain.hpp), for a stall's verdict.
+std::vector<std::string> Scheduler::explain() const {
+  StallContext ctx;
+  ctx.fiber_name = [this](std::uint32_t id) { return id < fibers_.size() ? fibers_[id]->name : "fiber#" + std::to_string(id); };
+  ctx.blocked = [this](std::uint32_t id) {
+    if (id >= fibers_.size()) return false;
+    const FiberState s = fibers_[id]->state;
+    return s == FiberState::BlockedCond || s == FiberState::BlockedMutex || s == FiberState::BlockedJoin;
+  };
+  ctx.where = [this](std::uint32_t id) {
+    const Fiber& f = *fibers_[id];
+    const SrcLoc at = f.pool_loc.line != 0 ? f.pool_loc : f.loc;
+    return std::string(to_string(f.state)) + " at " + at.file + ":" + std::to_string(at.line);
+  };
+  ctx.window_complete = n_events_ <= kEventRing;
+  return explain_stall(events_in_order(), ctx);
+}
+
 int Scheduler::unfinished() const {
   return static_cast<int>(live_.size());
 }
@@ -135,12 +161,12 @@ std::string Scheduler::state_dump() {
   out += pools.text;
   last_stall_ = pools.stall;
   out += "last events:\n";
-  const std::uint64_t first = n_events_ > kRecentEvents ? n_events_ - kRecentEvents : 0;
-  for (std::uint64_t i = first; i < n_events_; ++i) {
-    const RecentEvent& e = recent_events_[i % kRecentEvents];
-    std::snprintf(line, sizeof line, "  %s: %s at %s:%u\n", fibers_[e.fiber]->name.c_str(), pool::to_string(e.kind),
-                  e.loc.file, e.loc.line);
-    out += line;
+  const std::vector<RecordedEvent> events = events_in_order();
+  const std::size_t first = events.size() > kDumpEvents ? events.size() - kDumpEvents : 0;
+  for (std::size_t i = first; i < events.size(); ++i) {
+    const RecordedEvent& e = events[i];
+    out += "  " + fibers_[e.fiber]->name + ": " + event_text(e.event) + " at " + e.loc.file + ":" +
+           std::to_string(e.loc.line) + "\n";
   }
   current_ = saved;
   return out;

@@ -199,7 +199,11 @@ class CountLatch {
                                                         : counter_.fetch_sub(1, std::memory_order_seq_cst);
     if (before == 1) {
       before_set();
-      core_latch_.set();
+      [[maybe_unused]] const bool owner_slept = core_latch_.set();
+      trace<P>([&] {
+        return Event{EventKind::CountLatchSet, nullptr, Event::kNoWorker,
+                     reinterpret_cast<std::uintptr_t>(&core_latch_), owner_slept};
+      });
       return true;
     }
     return false;

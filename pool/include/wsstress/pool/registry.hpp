@@ -151,7 +151,10 @@ class WorkerThread {
     }
     for (;;) {
       Steal s = broadcast_.steal();
-      if (s.kind == StealKind::Success) return s.job;
+      if (s.kind == StealKind::Success) {
+        trace<P>([&] { return ev(EventKind::BroadcastJobTaken); });
+        return s.job;
+      }
       if (s.kind == StealKind::Empty) return JobRef();
       trace<P>([&] { return ev(EventKind::StealRetry, std::uint64_t(StealRetryFrom::BroadcastQueue)); });
     }

@@ -74,7 +74,8 @@ std::optional<StrategyKind> parse_strategy(std::string_view word) noexcept;
 enum class Op : std::uint8_t {
   Load, Store, Rmw, Fence, Lock, Unlock, Wait, Notify, Yield, Start, Exit, Join, Sleep, Flush, Event,
   Wake,  // trace only: the fiber made fiber `detail` runnable
-  Stale  // trace only (cpp memory): the fiber's load read the store `detail` places back in mo
+  Stale,  // trace only (cpp memory): the fiber's load read the store `detail` places back in mo
+  Preempt // trace only: the strategy switched from this runnable fiber to fiber `detail`
 };
 const char* to_string(Op op) noexcept;
 
@@ -107,6 +108,11 @@ struct TracePoint {
   const char* file;
   unsigned line;
   std::uint64_t detail;  // the event kind, or the address operated on
+  std::uint64_t arg = 0;   // an event's payload `a` (a gate's number, a latch)
+  std::uint64_t arg2 = 0;  // and `b` (the is_blocked mutex of gate 2, the condvar of ThreadSleeping)
+  // The operation ran inside the standard library (a lock in <unique_lock.h>):
+  // file:line is the pool's last line before it.
+  bool after_pool_line = false;
 };
 
 struct FiberInfo {

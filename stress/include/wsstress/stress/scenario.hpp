@@ -45,6 +45,9 @@ struct Verdict {
   VerdictKind kind = VerdictKind::Pass;
   std::string message;  // what went wrong, one line
   std::string dump;     // state of every pool and thread, for hangs and invariant failures
+  // A stall in the simulator: why each sleeping worker was never woken
+  // (sim/explain.hpp), one line each; empty elsewhere.
+  std::vector<std::string> explanation;
 };
 
 // Deterministic generator for program shapes.

@@ -203,7 +203,7 @@ class Sleep {
     // blocked (sleep/README.md §3).
     WorkerSleepState& sleep_state = worker_sleep_states_[worker_index];
     std::unique_lock<Mutex> is_blocked(sleep_state.mutex, std::defer_lock);
-    trace<P>([&] { return ev(EventKind::ThreadSleepGate, worker_index, 2); });
+    trace<P>([&] { return ev(EventKind::ThreadSleepGate, worker_index, 2, addr(&sleep_state.mutex)); });
     if (!M::kLateIsBlockedLock) is_blocked.lock();
 
     // Gate 3: the latch was set after gate 1.
@@ -230,7 +230,7 @@ class Sleep {
       if (counters_.try_add_sleeping_thread(counters)) break;
     }
 
-    trace<P>([&] { return ev(EventKind::ThreadSleeping, worker_index, addr(latch)); });
+    trace<P>([&] { return ev(EventKind::ThreadSleeping, worker_index, addr(latch), addr(&sleep_state.condvar)); });
     if (M::kLateIsBlockedLock) {
       // The bug: a waker that read the sleeping count (or saw SLEEPING in our
       // latch) before this point finds is_blocked false and leaves.
@@ -316,6 +316,9 @@ class Sleep {
       trace<P>([&] { return ev(EventKind::ThreadNotify, index); });
       return true;
     }
+    // Not blocked: awake, or registered but not yet waiting (which gate 2's
+    // lock rules out): the explanation of a lost wake-up reads this.
+    trace<P>([&] { return ev(EventKind::ThreadNotifyMissed, index); });
     return false;
   }
 

@@ -1,0 +1,44 @@
+// Why a stalled run's sleeping worker was never woken, read from the pool's
+// own events (after rayon-core's log.rs, where one function turns events into
+// thread state): the sleeper's announce and the gates of sleep() it passed,
+// every event after the announce that should have woken it (a job published,
+// its latch set, a wake-up tried) with what the waker decided, the pair of
+// steps whose order lost the wake-up, and the rule of sleep/README.md that
+// pair breaks. The simulator keeps the events in a ring (scheduler.hpp) and
+// calls this once, when a run stalls.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "wsstress/pool/platform/src_loc.hpp"
+#include "wsstress/pool/trace.hpp"
+
+namespace wsstress::sim {
+
+struct RecordedEvent {
+  std::uint64_t step;
+  std::uint32_t fiber;
+  pool::Event event;
+  pool::SrcLoc loc;
+};
+
+// One event as a reader wants it: the kind and what its payload means
+// ("ThreadSleepGate: gate 4 (...)", "ThreadNotifyMissed: worker 1 not blocked").
+std::string event_text(const pool::Event& e);
+
+struct StallContext {
+  std::function<std::string(std::uint32_t)> fiber_name;
+  std::function<bool(std::uint32_t)> blocked;  // the fiber is blocked for good
+  std::function<std::string(std::uint32_t)> where;  // "blocked on a condvar at file:line"
+  bool window_complete = true;                 // the ring still holds the run's first event
+};
+
+// The explanation's lines: each sleeper's story, then each worker blocked
+// outside sleep() (it cannot run its pool's jobs); empty when only outside
+// threads are blocked.
+std::vector<std::string> explain_stall(const std::vector<RecordedEvent>& events, const StallContext& ctx);
+
+}  // namespace wsstress::sim
