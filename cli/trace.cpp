@@ -9,17 +9,12 @@
 #include <nlohmann/json.hpp>
 
 #include "wsstress/pool/trace.hpp"
+#include "wsstress/source_path.hpp"
 
 namespace wsstress::cli {
 
 namespace {
-std::string short_file(const char* f) {
-  std::string s = f ? f : "";
-  const auto at = s.find("wsstress/");
-  if (at != std::string::npos) return s.substr(at);
-  const auto slash = s.rfind('/');
-  return slash == std::string::npos ? s : s.substr(slash + 1);
-}
+std::string short_file(const char* f) { return short_source(f ? f : ""); }
 std::string fiber_name(const sim::SimResult& r, std::uint32_t id) {
   return id < r.fiber_names.size() ? r.fiber_names[id] : "fiber#" + std::to_string(id);
 }
