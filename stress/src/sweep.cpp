@@ -2,9 +2,12 @@
 #include "wsstress/stress/sweep.hpp"
 
 #include <signal.h>
+#include <time.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
+#include <cstdint>
 
 namespace wsstress::stress {
 
@@ -46,23 +49,46 @@ SweepOutcome sweep(const SweepPlan& plan, const std::function<bool(std::uint64_t
 
 namespace {
 std::atomic<int> g_stop_signal{0};
+std::atomic<std::int64_t> g_first_ns{0};  // CLOCK_MONOTONIC of the first signal
 constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
+// A second signal this soon after the first is the same request: coreutils'
+// `timeout` and a terminal's Ctrl-C reach both the process and its group.
+constexpr std::int64_t kSameRequestNs = 1'000'000'000;
 struct sigaction g_previous_stop[3];
 volatile sig_atomic_t g_installed[3];
 
-// Async-signal-safe: an atomic store and signal(). The first signal is kept;
-// the ones installed go back to their default so the next one ends the process.
+std::int64_t monotonic_ns() noexcept {  // clock_gettime is async-signal-safe
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+// Async-signal-safe: atomics, clock_gettime, signal() and raise(). The first
+// signal is kept; one within kSameRequestNs of it is the same request and is
+// dropped; a later one ends the process as the signal would.
 extern "C" void on_stop_signal(int sig) {
+  const int saved_errno = errno;
   int none = 0;
-  g_stop_signal.compare_exchange_strong(none, sig, std::memory_order_relaxed);
+  if (g_stop_signal.compare_exchange_strong(none, sig, std::memory_order_relaxed)) {
+    g_first_ns.store(monotonic_ns(), std::memory_order_relaxed);
+    errno = saved_errno;
+    return;
+  }
+  const std::int64_t first = g_first_ns.load(std::memory_order_relaxed);
+  if (first == 0 || monotonic_ns() - first < kSameRequestNs) {
+    errno = saved_errno;
+    return;
+  }
   for (int i = 0; i < 3; ++i) {
     if (g_installed[i]) signal(kStopSignals[i], SIG_DFL);
   }
+  raise(sig);
 }
 }  // namespace
 
 StopSignals::StopSignals() {
   g_stop_signal.store(0, std::memory_order_relaxed);
+  g_first_ns.store(0, std::memory_order_relaxed);
   struct sigaction sa {};
   sa.sa_handler = on_stop_signal;
   sa.sa_flags = SA_RESTART;  // blocking calls go on; the sweep looks between seeds

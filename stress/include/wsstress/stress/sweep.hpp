@@ -39,8 +39,9 @@ struct SweepOutcome {
 };
 
 // While one exists, the first SIGINT, SIGTERM or SIGHUP asks the sweep to
-// stop after the seed in progress (as --max-seconds does) and the next one
-// ends the process as the signal would. Destroying it restores the handlers
+// stop after the seed in progress (as --max-seconds does); another within a
+// second of it is the same request (`timeout` signals the process and its
+// group), and one after that ends the process as the signal would. Destroying it restores the handlers
 // that were in place before.
 class StopSignals {
  public:
