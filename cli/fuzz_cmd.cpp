@@ -20,6 +20,7 @@
 #include "fuzzer.hpp"
 #include "output.hpp"
 #include "report.hpp"
+#include "wsstress/shown.hpp"
 #include "wsstress/sim/fuzz_input.hpp"
 #include "wsstress/stress/catalog.hpp"
 #include "wsstress/stress/sweep.hpp"
@@ -196,12 +197,12 @@ int fuzz_command(const FuzzOptions& o) {
     return kUsage;
   }
   if (mkdir(o.out_dir.c_str(), 0755) != 0 && errno != EEXIST) {
-    std::fprintf(stderr, "wsstress: error: --out: cannot create '%s': %s\n", o.out_dir.c_str(), std::strerror(errno));
+    std::fprintf(stderr, "wsstress: error: --out: cannot create %s: %s\n", shown(o.out_dir).c_str(), std::strerror(errno));
     return kUsage;
   }
   const std::string corpus = o.out_dir + "/corpus-" + o.target;
   if (mkdir(corpus.c_str(), 0755) != 0 && errno != EEXIST) {
-    std::fprintf(stderr, "wsstress: error: cannot create '%s': %s\n", corpus.c_str(), std::strerror(errno));
+    std::fprintf(stderr, "wsstress: error: cannot create %s: %s\n", shown(corpus).c_str(), std::strerror(errno));
     return kInternal;
   }
   const stress::StopSignals stop;  // a signal is passed on to the fuzzer, which reports what it ran

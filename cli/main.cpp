@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "wsstress/shown.hpp"
 #include "exit_codes.hpp"
 #include "vocabulary.hpp"
 
@@ -37,7 +38,7 @@ Subcommand add_help(CLI::App& app) {
             for (const std::string& name : *topic) {
               path += (path.empty() ? "" : " ") + target->get_name();
               CLI::App* next = find_subcommand(*target, name);
-              if (next == nullptr) return usage_error("help: no subcommand '" + name + "'");
+              if (next == nullptr) return usage_error("help: no subcommand " + wsstress::shown(name));
               target = next;
             }
             // App::help() would show the selected subcommand (this one): ask the formatter.

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "commands.hpp"
+#include "wsstress/shown.hpp"
 #include "exit_codes.hpp"
 #include "html.hpp"
 #include "output.hpp"
@@ -34,8 +35,8 @@ Result<void> split_commas(const std::string& option, const std::string& text, st
   for (std::size_t start = 0;;) {
     const auto comma = text.find(',', start);
     const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (item.empty()) return fail(option + ": empty name in '" + text + "'");
-    if (std::find(out.begin(), out.end(), item) != out.end()) return fail(option + ": '" + item + "' is given twice");
+    if (item.empty()) return fail(option + ": empty name in " + shown(text));
+    if (std::find(out.begin(), out.end(), item) != out.end()) return fail(option + ": " + shown(item) + " is given twice");
     out.push_back(item);
     if (comma == std::string::npos) return {};
     start = comma + 1;
@@ -49,7 +50,7 @@ Result<void> resolve(CheckOptions& o) {
     if (std::find(std::begin(kEngines), std::end(kEngines), e) == std::end(kEngines)) {
       std::string names;
       for (const char* k : kEngines) names += std::string(names.empty() ? "" : ", ") + k;
-      return fail("--engine: unknown engine '" + e + "' (engines: " + names + ")");
+      return fail("--engine: unknown engine " + shown(e) + " (engines: " + names + ")");
     }
   }
   if (o.only_opt->count() > 0) {
@@ -57,17 +58,17 @@ Result<void> resolve(CheckOptions& o) {
   }
   for (const std::string& name : o.matrix.only) {
     if (stress::find_mutant(name) == nullptr) {
-      return fail("--only: unknown mutant '" + name + "' (see wsstress mutants list)");
+      return fail("--only: unknown mutant " + shown(name) + " (see wsstress mutants list)");
     }
   }
   for (const std::string& e : o.expect_kind_text) {
     const auto eq = e.find('=');
     const auto kinds = eq == std::string::npos ? 0 : stress::parse_failure_kinds(e.substr(eq + 1));
     if (kinds == 0) {
-      return fail("--expect-kind: '" + e + "' is not MUTANT=KIND[|KIND...] with known kinds");
+      return fail("--expect-kind: " + shown(e) + " is not MUTANT=KIND[|KIND...] with known kinds");
     }
     if (stress::find_mutant(e.substr(0, eq)) == nullptr) {
-      return fail("--expect-kind: unknown mutant '" + e.substr(0, eq) + "'");
+      return fail("--expect-kind: unknown mutant " + shown(e.substr(0, eq)));
     }
     o.matrix.expect_kinds[e.substr(0, eq)] = kinds;
   }

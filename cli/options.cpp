@@ -1,5 +1,6 @@
 // The shared command-line pieces. See options.hpp.
 #include "options.hpp"
+#include "wsstress/shown.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -29,7 +30,7 @@ bool parse_u64(std::string_view t, std::uint64_t& out) {
 }  // namespace
 
 int usage_error(const std::string& what) {
-  std::fprintf(stderr, "wsstress: error: %s (see --help)\n", what.c_str());
+  std::fprintf(stderr, "wsstress: error: %s (see --help)\n", bounded_line(what).c_str());
   return kUsage;
 }
 
@@ -50,9 +51,9 @@ CLI::Validator finite_range(double lo, double hi) {
         char range[96];
         std::snprintf(range, sizeof range, "a number from %g to %g", lo, hi);
         if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(v)) {
-          return "'" + text + "' is not " + range;
+          return shown(text) + " is not " + range;
         }
-        if (v < lo || v > hi) return "'" + text + "' is out of range: expected " + range;
+        if (v < lo || v > hi) return shown(text) + " is out of range: expected " + range;
         return {};
       },
       what);
@@ -63,8 +64,8 @@ CLI::Validator whole_range(std::uint64_t lo, std::uint64_t hi) {
   return CLI::Validator(
       [lo, hi, range](std::string& text) -> std::string {
         std::uint64_t v = 0;
-        if (!parse_u64(text, v)) return "'" + text + "' is not " + range;
-        if (v < lo || v > hi) return "'" + text + "' is out of range: expected " + range;
+        if (!parse_u64(text, v)) return shown(text) + " is not " + range;
+        if (v < lo || v > hi) return shown(text) + " is out of range: expected " + range;
         return {};
       },
       "INT in [" + std::to_string(lo) + " - " + std::to_string(hi) + "]");
@@ -97,7 +98,7 @@ CLI::Option* add_mutant(CLI::App* cmd, std::string& mutant) {
       ->check(CLI::Validator(
           [names = mutant_names()](std::string& v) -> std::string {
             if (std::find(names.begin(), names.end(), v) != names.end()) return {};
-            return "unknown mutant '" + v + "' (the names: wsstress mutants list)";
+            return "unknown mutant " + shown(v) + " (the names: wsstress mutants list)";
           },
           "MUTANT"));
 }
@@ -118,15 +119,15 @@ Result<stress::SeedRange> parse_seed_range(const std::string& text) {
   std::uint64_t a = 0, b = 0;
   if (dots == std::string::npos) {
     if (!parse_u64(text, a)) {
-      return fail("'" + text + "' is not a seed (a number 0..18446744073709551615)");
+      return fail(shown(text) + " is not a seed (a number 0..18446744073709551615)");
     }
     return stress::SeedRange{a, a};
   }
   if (!parse_u64(std::string_view(text).substr(0, dots), a) || !parse_u64(std::string_view(text).substr(dots + 2), b)) {
-    return fail("'" + text + "' is not a seed range (expected A..B with whole numbers)");
+    return fail(shown(text) + " is not a seed range (expected A..B with whole numbers)");
   }
   if (a > b) {
-    return fail("seed range '" + text + "' is empty (its start is after its end)");
+    return fail("seed range " + shown(text) + " is empty (its start is after its end)");
   }
   return stress::SeedRange{a, b};
 }
@@ -136,10 +137,10 @@ Result<stress::Shard> parse_shard(const std::string& text) {
   std::uint64_t i = 0, n = 0;
   if (slash == std::string::npos || !parse_u64(std::string_view(text).substr(0, slash), i) ||
       !parse_u64(std::string_view(text).substr(slash + 1), n)) {
-    return fail("'" + text + "' is not a shard (expected I/N, e.g. 0/8)");
+    return fail(shown(text) + " is not a shard (expected I/N, e.g. 0/8)");
   }
   if (n == 0 || i >= n) {
-    return fail("shard '" + text + "' is out of range (need 0 <= I < N)");
+    return fail("shard " + shown(text) + " is out of range (need 0 <= I < N)");
   }
   return stress::Shard{i, n};
 }
@@ -158,7 +159,7 @@ Result<void> SeedOptions::resolve(stress::SeedRange& range, stress::Shard& shard
   } else if (!seed.empty()) {
     const Result<stress::SeedRange> r = parse_seed_range(seed);
     if (!r) return fail("--seed: " + r.error());
-    if (r->from != r->to) return fail("--seed: '" + seed + "' is one seed, not a range");
+    if (r->from != r->to) return fail("--seed: " + shown(seed) + " is one seed, not a range");
     range = *r;
   }
   if (!shard.empty()) {
@@ -168,7 +169,7 @@ Result<void> SeedOptions::resolve(stress::SeedRange& range, stress::Shard& shard
   }
   // 2^64 seeds in one shard cannot be counted (a sweep would plan none).
   if (range.to - range.from == UINT64_MAX && shard_out.count == 1) {
-    return fail("--seeds: '" + seeds + "' is 2^64 seeds, more than one sweep can count; end it at "
+    return fail("--seeds: " + shown(seeds) + " is 2^64 seeds, more than one sweep can count; end it at "
                 "18446744073709551614 or split it with --shard");
   }
   return {};
@@ -177,16 +178,16 @@ Result<void> SeedOptions::resolve(stress::SeedRange& range, stress::Shard& shard
 Result<void> read_input(const std::string& path, std::string& scenario, bool scenario_given,
                         std::string& input) {
   if (scenario_given && scenario != "program") {
-    return fail("--input: a program file is for --scenario program, not '" + scenario + "'");
+    return fail("--input: a program file is for --scenario program, not " + shown(scenario));
   }
   scenario = "program";
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {  // a pipe or /dev/stdin is fine
-    return fail("--input: '" + path + "' is a directory, not a program file");
+    return fail("--input: " + shown(path) + " is a directory, not a program file");
   }
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) {
-    return fail("--input: cannot read '" + path + "': " + std::strerror(errno));
+    return fail("--input: cannot read " + shown(path) + ": " + std::strerror(errno));
   }
   char buf[4096];
   std::size_t n;
@@ -196,10 +197,10 @@ Result<void> read_input(const std::string& path, std::string& scenario, bool sce
   }
   std::fclose(f);
   if (input.empty()) {
-    return fail("--input: '" + path + "' is empty");
+    return fail("--input: " + shown(path) + " is empty");
   }
   if (input.size() > 65536) {
-    return fail("--input: '" + path + "' is over 64 KiB; a program file is a few hundred bytes");
+    return fail("--input: " + shown(path) + " is over 64 KiB; a program file is a few hundred bytes");
   }
   return {};
 }

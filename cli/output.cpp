@@ -1,5 +1,6 @@
 // Output files and the text stream. See output.hpp.
 #include "output.hpp"
+#include "wsstress/shown.hpp"
 
 #include "exit_codes.hpp"
 
@@ -105,13 +106,13 @@ CLI::Validator output_path() {
         if (path == "-") return {};
         struct stat st {};
         if (::stat(path.c_str(), &st) == 0) {
-          if (S_ISDIR(st.st_mode)) return "'" + path + "' is a directory";
-          if (::access(path.c_str(), W_OK) != 0) return "'" + path + "' cannot be written";
+          if (S_ISDIR(st.st_mode)) return shown(path) + " is a directory";
+          if (::access(path.c_str(), W_OK) != 0) return shown(path) + " cannot be written";
           return {};
         }
         const auto slash = path.rfind('/');
         const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-        if (::access(dir.c_str(), W_OK) != 0) return "folder '" + dir + "' does not exist or is not writable";
+        if (::access(dir.c_str(), W_OK) != 0) return "folder " + shown(dir) + " does not exist or is not writable";
         return {};
       },
       "FILE");

@@ -1,6 +1,7 @@
 // The searches behind `wsstress relacy` and the matrix's Relacy column
 // (relacy_search.hpp): planning, running and judging them.
 #include "relacy_search.hpp"
+#include "wsstress/shown.hpp"
 
 #if WSSTRESS_HAVE_RELACY
 
@@ -34,10 +35,10 @@ Result<std::vector<Planned>> plan_searches(const RelacyOptions& o) {
     if (m == nullptr) {
       std::string names;
       for (const rel::ModelInfo& x : rel::models()) names += (names.empty() ? "" : ", ") + x.name;
-      return fail("--model: unknown model '" + name + "' (models: " + names + ")");
+      return fail("--model: unknown model " + shown(name) + " (models: " + names + ")");
     }
     if (std::find(chosen.begin(), chosen.end(), m) != chosen.end()) {
-      return fail("--model: '" + name + "' is given twice");
+      return fail("--model: " + shown(name) + " is given twice");
     }
     chosen.push_back(m);
   }
@@ -65,7 +66,7 @@ Result<std::vector<Planned>> plan_searches(const RelacyOptions& o) {
   }
   std::string which;
   for (const std::string& name : modelled) which += (which.empty() ? "" : ", ") + name;
-  return fail("--mutant: no chosen model targets '" + o.mutant + "' (modelled mutants: " + which + ")");
+  return fail("--mutant: no chosen model targets " + shown(o.mutant) + " (modelled mutants: " + which + ")");
 }
 
 Judged judge(const Planned& p, rel::ModelResult r) {

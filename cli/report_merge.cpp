@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "wsstress/shown.hpp"
 #include "exit_codes.hpp"
 #include "output.hpp"
 #include "report.hpp"
@@ -65,7 +66,7 @@ stress::VerdictKind verdict_kind(const std::string& word, const std::string& pat
                  stress::VerdictKind::Hang, stress::VerdictKind::Internal}) {
     if (word == stress::to_string(k)) return k;
   }
-  throw MergeError(path + ": unknown verdict '" + word + "' in a failure");
+  throw MergeError(path + ": unknown verdict " + shown(word) + " in a failure");
 }
 
 int signal_of(const json& stopped_by) {
@@ -257,7 +258,7 @@ sim::SimCampaignReport merge_sim(const std::vector<Shard>& shards, std::vector<s
 stress::MatrixRow matrix_row(const json& row, const json& r, const std::string& path) {
   const std::string name = row.at("mutant").get<std::string>();
   const stress::MutantInfo* info = stress::find_mutant(name);
-  if (info == nullptr) throw MergeError(path + ": unknown mutant '" + name + "'");
+  if (info == nullptr) throw MergeError(path + ": unknown mutant " + shown(name));
   stress::MatrixRow m;
   m.mutant = *info;
   m.mutant.kinds = stress::parse_failure_kinds(row.at("expected_kinds").get<std::string>());  // --expect-kind kept

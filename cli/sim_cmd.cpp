@@ -16,6 +16,7 @@
 #include "progress.hpp"
 #include "report.hpp"
 #include "trace.hpp"
+#include "wsstress/shown.hpp"
 #include "wsstress/stress/catalog.hpp"
 #include "wsstress/stress/scenarios.hpp"
 
@@ -257,14 +258,14 @@ int replay_run(const ReplayOptions& o, const Result<sim::Repro>& r) {
 int replay_command(const ReplayOptions& o) {
   std::ifstream in(o.file);
   if (!in) {
-    std::fprintf(stderr, "wsstress: error: %s: cannot open the reproducer\n", o.file.c_str());
+    std::fprintf(stderr, "wsstress: error: %s: cannot open the reproducer\n", shown(o.file).c_str());
     return kUsage;
   }
   std::stringstream ss;
   ss << in.rdbuf();
   const Result<sim::Repro> r = sim::read_repro(ss.str());
   if (!r) {
-    std::fprintf(stderr, "wsstress: error: %s: %s\n", o.file.c_str(), r.error().c_str());
+    std::fprintf(stderr, "wsstress: error: %s: %s\n", shown(o.file).c_str(), bounded_line(r.error()).c_str());
     return kUsage;
   }
   std::fflush(nullptr);

@@ -1,5 +1,6 @@
 // The shared option names and the subcommand check. See vocabulary.hpp.
 #include "vocabulary.hpp"
+#include "wsstress/shown.hpp"
 
 #include <cstdio>
 
@@ -65,8 +66,8 @@ std::optional<std::string> unknown_subcommand(CLI::App& app, const std::vector<s
       for (CLI::App* s : subs) {
         if (!s->get_group().empty()) names += (names.empty() ? "" : ", ") + s->get_name();  // not the hidden ones
       }
-      const std::string of = level == &app ? "" : " of '" + level->get_name() + "'";
-      return "unknown subcommand '" + args[i] + "'" + of + " (choose from: " + names + ")";
+      const std::string of = level == &app ? "" : " of " + shown(level->get_name());
+      return "unknown subcommand " + shown(args[i]) + of + " (choose from: " + names + ")";
     }
     level = next;
   }

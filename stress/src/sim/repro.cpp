@@ -10,6 +10,7 @@
 #include <map>
 #include <sstream>
 
+#include "wsstress/shown.hpp"
 #include "wsstress/sim/engine.hpp"
 #include "wsstress/stress/catalog.hpp"
 
@@ -58,7 +59,7 @@ Result<Fields> read_fields(const std::string& text) {
     return fail("not a wsstress reproducer (its first line must be 'wsstress-repro 1')");
   }
   if (line != "wsstress-repro 1") {
-    return fail("reproducer version '" + line.substr(15) + "' is not supported (this wsstress reads version 1)");
+    return fail("reproducer version " + shown(line.substr(15)) + " is not supported (this wsstress reads version 1)");
   }
   std::size_t consumed = line.size() + 1;
   while (std::getline(in, line)) {
@@ -79,7 +80,7 @@ Result<Fields> read_fields(const std::string& text) {
     const auto sp = line.find(' ');
     const std::string key = line.substr(0, sp);
     if (fields.count(key)) {
-      return fail("reproducer has the field '" + key + "' twice");
+      return fail("reproducer has the field " + shown(key) + " twice");
     }
     fields[key] = sp == std::string::npos ? "" : line.substr(sp + 1);
   }
@@ -94,17 +95,17 @@ Result<void> read_run(Fields& fields, Repro& r) {
   for (const char* k : {"scenario", "mutant", "threads", "pools", "iterations", "seed", "strategy", "memory",
                         "pct-depth", "preemption-bound", "step-budget", "schedule"}) {
     if (!fields.count(k)) {
-      return fail(std::string("reproducer is missing '") + k + "' (truncated?)");
+      return fail("reproducer is missing " + shown(k) + " (truncated?)");
     }
   }
   r.spec.scenario = fields["scenario"];
   const auto& names = stress::scenario_names();
   if (std::find(names.begin(), names.end(), r.spec.scenario) == names.end()) {
-    return fail("reproducer names an unknown scenario '" + r.spec.scenario + "'");
+    return fail("reproducer names an unknown scenario " + shown(r.spec.scenario));
   }
   r.spec.mutant = fields["mutant"];
   if (stress::find_mutant(r.spec.mutant) == nullptr) {
-    return fail("reproducer names an unknown mutant '" + r.spec.mutant + "'");
+    return fail("reproducer names an unknown mutant " + shown(r.spec.mutant));
   }
   const char* bad = nullptr;  // the first field out of its range
   auto num = [&](const char* key, std::uint64_t lo, std::uint64_t hi, std::uint64_t& out) {
@@ -120,7 +121,7 @@ Result<void> read_run(Fields& fields, Repro& r) {
   if (!num("threads", 1, 256, threads) || !num("pools", 1, 8, pools) || !num("iterations", 1, 1000000, iterations) ||
       !num("seed", 0, UINT64_MAX, r.config.seed) || !num("pct-depth", 1, 64, depth) ||
       !num("preemption-bound", 0, 64, bound) || !num("step-budget", 1, UINT64_MAX, budget)) {
-    return fail(std::string("reproducer field '") + bad + "' has a bad value '" + fields[bad] + "'");
+    return fail(std::string("reproducer field '") + bad + "' has a bad value " + shown(fields[bad]));
   }
   r.spec.threads = threads;
   r.spec.pools = pools;
@@ -133,13 +134,13 @@ Result<void> read_run(Fields& fields, Repro& r) {
   if (const std::optional<StrategyKind> kind = parse_strategy(st)) {
     r.config.strategy = *kind;
   } else {
-    return fail("reproducer names an unknown strategy '" + st + "'");
+    return fail("reproducer names an unknown strategy " + shown(st));
   }
   const std::string& mem = fields["memory"];
   if (const std::optional<MemoryModel> m = parse_memory(mem)) {
     r.config.memory = *m;
   } else {
-    return fail("reproducer names an unknown memory model '" + mem + "'");
+    return fail("reproducer names an unknown memory model " + shown(mem));
   }
   return {};
 }
@@ -151,7 +152,7 @@ Result<void> read_decisions(Fields& fields, Repro& r) {
   std::uint64_t v = 0;
   while (sched >> tok) {
     if (!to_u64(tok, v) || v > UINT32_MAX) {
-      return fail("reproducer schedule has a bad entry '" + tok + "'");
+      return fail("reproducer schedule has a bad entry " + shown(tok));
     }
     r.config.forced.push_back(static_cast<std::uint32_t>(v));
   }
@@ -159,8 +160,8 @@ Result<void> read_decisions(Fields& fields, Repro& r) {
     return fail("reproducer schedule is empty (truncated?)");
   }
   if (fields.count("decisions") && (!to_u64(fields["decisions"], v) || v != r.config.forced.size())) {
-    return fail("reproducer schedule has " + std::to_string(r.config.forced.size()) + " decisions, its header says '" +
-            fields["decisions"] + "' (truncated?)");
+    return fail("reproducer schedule has " + std::to_string(r.config.forced.size()) + " decisions, its header says " +
+            shown(fields["decisions"]) + " (truncated?)");
   }
   if (!fields.count("input")) return {};
   const std::string& hex = fields["input"];
