@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string_view>
+#include <utility>
 
 #include "exit_codes.hpp"
 #include "output.hpp"
@@ -26,6 +27,28 @@ bool parse_u64(std::string_view t, std::uint64_t& out) {
   if (t.empty()) return false;
   auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), out);
   return ec == std::errc() && end == t.data() + t.size();
+}
+
+bool digit(char c) { return c >= '0' && c <= '9'; }
+
+// A decimal number as the CLI takes it (issue #39 item 5): [-]D[.D][e[+-]D] or
+// [-].D[e[+-]D], decimal digits only: no blanks, no hex (0x10), no '+', no nan/inf.
+bool decimal_syntax(std::string_view t) {
+  std::size_t i = 0, digits = 0;
+  if (i < t.size() && t[i] == '-') ++i;
+  for (; i < t.size() && digit(t[i]); ++i) ++digits;
+  if (i < t.size() && t[i] == '.') {
+    for (++i; i < t.size() && digit(t[i]); ++i) ++digits;
+  }
+  if (digits == 0) return false;
+  if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+    ++i;
+    if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
+    const std::size_t exp_start = i;
+    while (i < t.size() && digit(t[i])) ++i;
+    if (i == exp_start) return false;
+  }
+  return i == t.size();
 }
 }  // namespace
 
@@ -50,7 +73,7 @@ CLI::Validator finite_range(double lo, double hi) {
         const double v = std::strtod(text.c_str(), &end);
         char range[96];
         std::snprintf(range, sizeof range, "a number from %g to %g", lo, hi);
-        if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(v)) {
+        if (!decimal_syntax(text) || end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(v)) {
           return shown(text) + " is not " + range;
         }
         if (v < lo || v > hi) return shown(text) + " is out of range: expected " + range;
@@ -146,12 +169,17 @@ Result<stress::Shard> parse_shard(const std::string& text) {
 }
 
 void SeedOptions::add_to(CLI::App* cmd) {
-  auto* one = cmd->add_option("--seed", seed, "one seed (default 0)");
-  cmd->add_option("-s,--seeds", seeds, "an inclusive seed range A..B, or one seed N")->excludes(one);
-  cmd->add_option("--shard", shard, "run shard I of N of the seed range (0 <= I < N)");
+  seed_opt = cmd->add_option("--seed", seed, "one seed (default 0)");
+  seeds_opt = cmd->add_option("-s,--seeds", seeds, "an inclusive seed range A..B, or one seed N")->excludes(seed_opt);
+  shard_opt = cmd->add_option("--shard", shard, "run shard I of N of the seed range (0 <= I < N)");
 }
 
 Result<void> SeedOptions::resolve(stress::SeedRange& range, stress::Shard& shard_out) const {
+  // Given but empty (an unset shell variable) is refused, not taken as absent
+  // (issue #39 item 5: `--seeds ''` ran seed 0 alone, `--shard ''` the whole range).
+  for (const auto& [opt, text] : {std::pair{seed_opt, &seed}, {seeds_opt, &seeds}, {shard_opt, &shard}}) {
+    if (opt != nullptr && opt->count() > 0 && text->empty()) return fail(opt->get_name() + ": an empty value");
+  }
   if (!seeds.empty()) {
     const Result<stress::SeedRange> r = parse_seed_range(seeds);
     if (!r) return fail("--seeds: " + r.error());

@@ -28,7 +28,8 @@ int usage_error(const std::string& what);
 std::vector<std::string> mutant_names();
 
 
-// A decimal option's check: a finite number (no nan, no inf) in [lo, hi].
+// A decimal option's check: a finite number in [lo, hi], written in decimal
+// digits ([-]D[.D][eN]: no blanks, no hex, no nan, no inf).
 CLI::Validator finite_range(double lo, double hi);
 // A whole-number option's check: digits only (no 1.5, no -1, no 1e3) in [lo, hi].
 CLI::Validator whole_range(std::uint64_t lo, std::uint64_t hi);
@@ -55,6 +56,7 @@ Result<stress::Shard> parse_shard(const std::string& text);
 // --seed N | --seeds A..B, and --shard I/N.
 struct SeedOptions {
   std::string seed, seeds, shard;
+  CLI::Option *seed_opt = nullptr, *seeds_opt = nullptr, *shard_opt = nullptr;
   void add_to(CLI::App* cmd);
   // Fills the range and the shard; a usage error names the option.
   Result<void> resolve(stress::SeedRange& range, stress::Shard& shard_out) const;
