@@ -37,10 +37,21 @@ std::string pinned_scenario(const std::string& name) {
   return {};
 }
 
+// A crash file's bytes; a folder, or a read that fails, is said in one line
+// (not an exception: a folder opens but fails its first read).
 Result<std::vector<std::uint8_t>> read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return fail(path + ": cannot read the crash file");
-  return std::vector<std::uint8_t>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  if (is_dir(path)) return fail(shown(path) + " is a directory, not a crash file");
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return fail("cannot read the crash file " + shown(path) + ": " + std::strerror(errno));
+  std::vector<std::uint8_t> bytes;
+  std::uint8_t buf[65536];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) bytes.insert(bytes.end(), buf, buf + n);
+  const bool failed = std::ferror(f) != 0;
+  const int err = errno;
+  std::fclose(f);
+  if (failed) return fail("cannot read the crash file " + shown(path) + ": " + std::strerror(err));
+  return bytes;
 }
 
 // A crash file turned into a reproducer, and what replaying it showed.
@@ -108,9 +119,9 @@ void print_converted(const FuzzOptions& o, const Converted& c, const std::string
 // --convert: a crash file found elsewhere, turned into a reproducer.
 int convert_command(const FuzzOptions& o) {
   const std::string repro = o.repro_path.empty() ? o.convert + ".repro" : o.repro_path;
+  if (is_dir(o.convert)) return usage_error("--convert: " + shown(o.convert) + " is a directory, not a crash file");
   if (access(o.convert.c_str(), R_OK) != 0) {
-    std::fprintf(stderr, "wsstress: error: --convert: cannot read '%s'\n", o.convert.c_str());
-    return kUsage;
+    return usage_error("--convert: cannot read " + shown(o.convert) + ": " + std::strerror(errno));
   }
   const Result<Converted> converted = convert(o, o.convert, repro);
   if (!converted) {
@@ -135,11 +146,17 @@ int report_fuzz(const FuzzOptions& o, const FuzzRun& run, const std::string& cor
        {"scenario", o.scenario.empty() ? nlohmann::json() : nlohmann::json(o.scenario)},
        {"engine", run.engine},        {"seconds", secs},    {"runs", run.execs},
        {"exec_per_s", secs > 0 ? static_cast<double>(run.execs) / secs : 0.0},
-       {"coverage", run.cov},         {"failures", nlohmann::json::array()},
+       // The standalone driver measures no coverage: null, not a 0 that reads as one.
+       {"coverage", run.standalone ? nlohmann::json() : nlohmann::json(run.cov)},
+       {"failures", nlohmann::json::array()},
        {"stopped_by", run.stopped_by_signal != 0 ? nlohmann::json(stress::signal_name(run.stopped_by_signal))
                                                  : nlohmann::json()}};
   std::fprintf(text_out(), "fuzz: %s_fuzzer, mutant %s%s, %s\n", o.target.c_str(), o.mutant.c_str(),
                o.scenario.empty() ? "" : (", scenario " + o.scenario).c_str(), run.engine.c_str());
+  if (run.standalone && o.jobs > 1) {
+    std::fprintf(stderr, "wsstress: note: --jobs %u needs libFuzzer (the fuzz preset's build: cmake --workflow "
+                         "--preset fuzz); this build's standalone driver ran one process\n", o.jobs);
+  }
   if (run.killed) {
     std::fprintf(text_out(), "fuzz: the fuzzer did not stop at its time budget; stopped it after %.0f s\n", secs);
     return kHang;
@@ -172,10 +189,11 @@ int report_fuzz(const FuzzOptions& o, const FuzzRun& run, const std::string& cor
     return 128 + run.stopped_by_signal;
   }
   if (WIFEXITED(run.status) && WEXITSTATUS(run.status) == 0) {
-    std::fprintf(text_out(), "fuzz: no finding: %llu executions in %.1f s (%.0f exec/s), coverage %llu, corpus %s\n",
+    const std::string coverage =
+        run.standalone ? "coverage: not measured (standalone driver)" : "coverage " + std::to_string(run.cov);
+    std::fprintf(text_out(), "fuzz: no finding: %llu executions in %.1f s (%.0f exec/s), %s, corpus %s\n",
                 static_cast<unsigned long long>(run.execs), secs,
-                secs > 0 ? static_cast<double>(run.execs) / secs : 0.0, static_cast<unsigned long long>(run.cov),
-                corpus.c_str());
+                secs > 0 ? static_cast<double>(run.execs) / secs : 0.0, coverage.c_str(), corpus.c_str());
     return kOk;
   }
   std::fprintf(stderr, "wsstress: error: the fuzz target ended (%s %d) without a finding; its last lines:\n",

@@ -38,7 +38,10 @@ void FuzzRun::read_line(const std::string& line) {
     crash = m[1];
     finding_execs = execs;
   }
-  if (line.find("standalone driver") != std::string::npos) engine = "standalone driver (random inputs, no coverage guidance)";
+  if (line.find("standalone driver") != std::string::npos) {
+    engine = "standalone driver (random inputs, no coverage guidance)";
+    standalone = true;
+  }
   if (line.rfind("== wsstress", 0) == 0 && verdict_lines.size() < 4) verdict_lines.push_back(line);
   tail.push_back(line);
   if (tail.size() > 80) tail.pop_front();

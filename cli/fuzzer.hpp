@@ -37,6 +37,7 @@ struct FuzzRun {
   std::string partial, crash, engine = "libFuzzer (coverage-guided)";
   std::uint64_t execs = 0, cov = 0, exec_per_s = 0, finding_execs = 0;
   bool killed = false;
+  bool standalone = false;  // the g++ build's driver: one process, no coverage measured
   int stopped_by_signal = 0;  // we were asked to stop and passed it on to the fuzzer's process group
   int status = 0;
   double secs = 0;
