@@ -352,7 +352,8 @@ Subcommand add_fuzz(CLI::App& parent, const std::string& self) {
               "finding, 1 finding");
   add_fuzz_options(cmd, *o);
   return {cmd, [o] {
-    if (auto ok = claim_stdout({&o->json_path, &o->repro_path}); !ok) return usage_error(ok.error());
+    auto ok = claim_stdout({{"--convert", &o->convert}, {"--json", &o->json_path}, {"--repro", &o->repro_path}});
+    if (!ok) return usage_error(ok.error());
     if (!o->scenario.empty() && o->target != "schedule") return usage_error("--scenario is for --target schedule");
     return fuzz_command(*o);
   }};

@@ -157,7 +157,7 @@ Subcommand add_mutants(CLI::App& parent, const std::string& self) {
               return static_cast<int>(kOk);
             }
             if (auto ok = resolve(*o); !ok) return usage_error(ok.error());
-            if (auto ok = claim_stdout({&o->json_path, &o->html_path}); !ok) return usage_error(ok.error());
+            if (auto ok = claim_stdout({{"--json", &o->json_path}, {"--html", &o->html_path}}); !ok) return usage_error(ok.error());
             return check_command(*o, self);
           }};
 }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <filesystem>
 #include <cstring>
 
 namespace wsstress::cli {
@@ -120,10 +121,34 @@ CLI::Validator output_path() {
 
 std::FILE* text_out() { return g_text != nullptr ? g_text : stdout; }
 
-Result<void> claim_stdout(std::initializer_list<const std::string*> paths) {
+namespace {
+// Whether two output paths name one file: the same canonical path (what
+// exists of it resolved, symlinks and `..` included), or one inode.
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ea, eb;
+  const std::filesystem::path ca = std::filesystem::weakly_canonical(a, ea);
+  const std::filesystem::path cb = std::filesystem::weakly_canonical(b, eb);
+  if (!ea && !eb && ca == cb) return true;
+  if (a == b) return true;
+  struct stat sa {}, sb {};
+  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
+}
+}  // namespace
+
+Result<void> claim_stdout(std::initializer_list<OutputFlag> outputs) {
   int dashes = 0;
-  for (const std::string* p : paths) dashes += *p == "-";
+  for (const OutputFlag& o : outputs) dashes += *o.path == "-";
   if (dashes > 1) return fail("only one output can be standard output ('-')");
+  for (auto a = outputs.begin(); a != outputs.end(); ++a) {
+    for (auto b = a + 1; b != outputs.end(); ++b) {
+      if (a->path->empty() || b->path->empty() || *a->path == "-" || *b->path == "-") continue;
+      if (same_file(*a->path, *b->path)) {
+        return fail(std::string(a->option) + " and " + b->option + " name the same file " + shown(*b->path) +
+                    ": one would replace the other; give each its own path");
+      }
+    }
+  }
   if (dashes == 1) g_text = stderr;
   file_mode_mask();  // read the umask now, before any thread starts
   return {};

@@ -35,8 +35,15 @@ CLI::Validator output_path();
 // Where the text report goes: stdout, or stderr when a report file is "-"
 // (stdout then carries that report alone).
 std::FILE* text_out();
-// Called with a subcommand's output paths before it runs: if one is "-", the
-// text report moves to stderr; two "-" are an error.
-Result<void> claim_stdout(std::initializer_list<const std::string*> paths);
+// One output flag and its path ("" when not given).
+struct OutputFlag {
+  const char* option;  // "--json"
+  const std::string* path;
+};
+// Called with a subcommand's output flags before it runs: if one is "-", the
+// text report moves to stderr; two "-" are an error, and so are two flags
+// naming one file (issue #39 item 4: the same path, or two names of one file
+// by symlink, `..` or hard link), named both in one line.
+Result<void> claim_stdout(std::initializer_list<OutputFlag> outputs);
 
 }  // namespace wsstress::cli

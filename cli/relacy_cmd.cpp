@@ -246,7 +246,7 @@ Subcommand add_relacy(CLI::App& parent) {
       "  wsstress relacy --model inject --mutant no_inject_fence_acq_rel --trace-out f.txt\n"
       "  wsstress relacy --mutant all --max-seconds 60   # every model against the mutants it targets");
   return {cmd, [a] {
-            if (auto ok = claim_stdout({&a->o.json_path, &a->o.trace_out}); !ok) return usage_error(ok.error());
+            if (auto ok = claim_stdout({{"--json", &a->o.json_path}, {"--trace-out", &a->o.trace_out}}); !ok) return usage_error(ok.error());
             if (a->search_opt->count() > 0) a->o.search = a->search;
             if (a->bound_opt->count() > 0) a->o.bound = a->bound;
             if (a->iter_opt->count() > 0) a->o.iterations = a->iterations;

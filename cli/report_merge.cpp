@@ -397,7 +397,7 @@ Subcommand add_report(CLI::App& parent) {
       "  for i in 0 1 2 3; do wsstress sim --seeds 0..9999 --shard $i/4 --json shard$i.json & done; wait\n"
       "  wsstress report merge shard*.json --json all.json");
   return {cmd, [o] {
-            if (auto ok = claim_stdout({&o->json_path}); !ok) return usage_error(ok.error());
+            if (auto ok = claim_stdout({{"--json", &o->json_path}}); !ok) return usage_error(ok.error());
             try {
               return merge_command(*o);
             } catch (const MergeError& e) {

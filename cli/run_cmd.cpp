@@ -111,7 +111,7 @@ Subcommand add_run(CLI::App& parent) {
   return {cmd, [o] {
             auto& rs = o->campaign.run;
             if (auto ok = o->seeds.resolve(o->campaign.seeds, o->campaign.shard); !ok) return usage_error(ok.error());
-            if (auto ok = claim_stdout({&o->json_path}); !ok) return usage_error(ok.error());
+            if (auto ok = claim_stdout({{"--json", &o->json_path}}); !ok) return usage_error(ok.error());
             if (o->input_opt->count() > 0) {
               auto ok = read_input(o->input_path, rs.scenario, o->scenario_opt->count() > 0, rs.input);
               if (!ok) return usage_error(ok.error());

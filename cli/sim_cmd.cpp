@@ -358,7 +358,10 @@ Subcommand add_sim(CLI::App& parent) {
   add_sim_options(cmd, *o);
   return {cmd, [o] {
             if (auto ok = resolve(*o); !ok) return usage_error(ok.error());
-            if (auto ok = claim_stdout({&o->json_path, &o->repro_path, &o->trace_out, &o->html_path}); !ok) {
+            if (auto ok = claim_stdout({{"--json", &o->json_path},
+                                          {"--repro", &o->repro_path},
+                                          {"--trace-out", &o->trace_out},
+                                          {"--html", &o->html_path}}); !ok) {
               return usage_error(ok.error());
             }
             return sim_command(*o);
@@ -377,7 +380,8 @@ Subcommand add_replay(CLI::App& parent) {
       ->check(output_path());
   cmd->add_flag("--shrink", o->shrink, "minimise it, writing FILE.shrunk");
   return {cmd, [o] {
-            if (auto ok = claim_stdout({&o->trace_out, &o->html_path}); !ok) return usage_error(ok.error());
+            auto ok = claim_stdout({{"the reproducer", &o->file}, {"--trace-out", &o->trace_out}, {"--html", &o->html_path}});
+            if (!ok) return usage_error(ok.error());
             return replay_command(*o);
           }};
 }
