@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <fstream>
 #include <optional>
+#include <set>
 #include <sstream>
 
 #include "commands.hpp"
@@ -15,6 +16,7 @@
 #include "output.hpp"
 #include "progress.hpp"
 #include "report.hpp"
+#include "sim_outputs.hpp"
 #include "trace.hpp"
 #include "wsstress/shown.hpp"
 #include "wsstress/stress/catalog.hpp"
@@ -133,28 +135,34 @@ std::optional<sim::Repro> shrink_guarded(const sim::Repro& r, bool quiet) {
 }
 
 // Writes one failure's reproducer (shrunk on request) and its traces, and
-// says where; returns the reproducer's path. An output that cannot be
-// written is said on stderr; the failure's exit code stands.
-std::string write_failure(const SimOptions& o, const sim::SimFailure& f) {
+// says where; returns the reproducer's path and adds each path it wrote to
+// `written`. With --keep-going each is named by its seed (sim_outputs.hpp).
+// An output that cannot be written is said on stderr; the failure's exit code stands.
+std::string write_failure(const SimOptions& o, const sim::SimFailure& f, std::set<std::string>& written) {
   const auto& run = o.campaign.base.run;
   sim::Repro repro = f.repro;
+  const auto named = [&](const std::string& p) { return o.keep_going && !p.empty() ? per_seed_path(p, f.seed) : p; };
   const std::string path = o.repro_path.empty() ? "wsstress-" + run.scenario + "-" + run.mutant + "-seed" +
                                                       std::to_string(f.seed) + ".repro"
-                                                : o.repro_path;
+                                                : named(o.repro_path);
   // A crash is neither shrunk nor traced here: each run would end this process.
   const bool crash = f.result.verdict.kind == stress::VerdictKind::Crash;
   if (o.shrink && !crash) {
     if (std::optional<sim::Repro> shrunk = shrink_guarded(repro, o.quiet)) repro = std::move(*shrunk);
   }
-  if (const Result<void> written = write_output(path, sim::write_repro(repro)); !written) {
-    std::fprintf(stderr, "wsstress: error: reproducer: %s\n", written.error().c_str());  // the failure's exit code stands
+  written.insert(path);
+  if (const Result<void> w = write_output(path, sim::write_repro(repro)); !w) {
+    std::fprintf(stderr, "wsstress: error: reproducer: %s\n", w.error().c_str());  // the failure's exit code stands
   } else if (!o.quiet) {
     const std::string t = sim_reproducer_text(path, repro);
     std::fwrite(t.data(), 1, t.size(), text_out());
   }
   if ((o.trace || !o.trace_out.empty() || !o.html_path.empty()) && !crash) {
+    const std::string trace_out = named(o.trace_out), html = named(o.html_path);
+    written.insert(trace_out);
+    written.insert(html);
     // A trace that cannot be written is said; the failure's exit code stands.
-    emit_trace(repro, o.trace, o.trace_out, o.html_path, path, o.quiet);
+    emit_trace(repro, o.trace, trace_out, html, path, o.quiet);
   }
   return path;
 }
@@ -173,13 +181,19 @@ int sim_command(const SimOptions& o) {
   bar.finish();
   std::string text = o.quiet ? "" : sim_report_header_text(rep);
   std::fwrite(text.data(), 1, text.size(), text_out());
-  const int code = verdict_of(rep).code;
+  int code = verdict_of(rep).code;
   std::vector<std::string> repro_paths;
+  std::set<std::string> written;
   for (const auto& f : rep.failures) {
     text = o.quiet ? "" : sim_failure_text(f);
     std::fwrite(text.data(), 1, text.size(), text_out());
-    repro_paths.push_back(write_failure(o, f));
+    repro_paths.push_back(write_failure(o, f, written));
   }
+  // An earlier run's output this run did not replace would read as this run's.
+  const bool settled = settle_unwritten("--repro", o.repro_path, OutputKind::Repro, written) &
+                       settle_unwritten("--trace-out", o.trace_out, OutputKind::Trace, written) &
+                       settle_unwritten("--html", o.html_path, OutputKind::Html, written);
+  if (!settled && code == kOk) code = kInternal;
   std::fprintf(text_out(), "verdict: %s\n", verdict_of(rep).word);
   std::fflush(text_out());
   return o.json_path.empty() ? code : write_report("--json", o.json_path, sim_report_json(rep, repro_paths), code);

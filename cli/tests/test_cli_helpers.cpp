@@ -1,10 +1,11 @@
 // Unit tests of the CLI's small helpers (issue #39): the bounded echo of a user
-// value (item 9), the short source path that takes the last `wsstress/` (item
-// 12).
+// value (item 9), the per-seed output names of `sim --keep-going` (item 3), the
+// short source path that takes the last `wsstress/` (item 12).
 #include <gtest/gtest.h>
 
 #include <string>
 
+#include "../sim_outputs.hpp"
 #include "wsstress/shown.hpp"
 #include "wsstress/source_path.hpp"
 
@@ -35,6 +36,15 @@ TEST(Shown, BoundedLineCutsLongWordsOnly) {
   EXPECT_LT(b.size(), 250u);
   EXPECT_EQ(b.rfind("The following argument was not expected: yyy", 0), 0u);
   EXPECT_EQ(wsstress::bounded_line(wsstress::shown(std::string(500, 'q'))), wsstress::shown(std::string(500, 'q')));
+}
+
+TEST(PerSeedPath, SeedBeforeTheExtension) {
+  using wsstress::cli::per_seed_path;
+  EXPECT_EQ(per_seed_path("one.repro", 17), "one.seed-17.repro");
+  EXPECT_EQ(per_seed_path("out.d/trace.json", 3), "out.d/trace.seed-3.json");
+  EXPECT_EQ(per_seed_path("out.d/notes", 3), "out.d/notes.seed-3");
+  EXPECT_EQ(per_seed_path(".hidden", 3), ".hidden.seed-3");
+  EXPECT_EQ(per_seed_path("-", 3), "-");
 }
 
 TEST(ShortSource, TakesTheLastWsstress) {
