@@ -12,11 +12,13 @@
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
 #include "exit_codes.hpp"
 #include "wsstress/pool.hpp"
+#include "wsstress/shown.hpp"
 
 namespace wsstress::cli {
 namespace {
@@ -87,15 +89,27 @@ class Watchdog {
   std::thread thread_;
 };
 
-void warn_about_environment() {
-  if (const char* v = std::getenv("RAYON_NUM_THREADS")) {
-    if (!pool::parse_thread_count(v)) {
-      std::fprintf(stderr,
-                   "wsstress: warning: RAYON_NUM_THREADS='%s' is not a number; pools fall back to "
-                   "RAYON_RS_NUM_CPUS or the CPU count, as rayon-core does\n",
-                   v);
-    }
+// RAYON_NUM_THREADS, read when -j is 0 (issue #39 item 8): a number above
+// -j's cap (kMaxThreads) is a usage error, as `-j 100000` is, rather than
+// 100 000 threads a watchdog would call a hang; a value that is not a number
+// gets a warning (the pool falls back as rayon-core does). False: refused.
+bool check_environment(const SmokeOptions& o) {
+  const char* v = std::getenv("RAYON_NUM_THREADS");
+  if (v == nullptr || o.threads != 0) return true;
+  const std::optional<std::size_t> n = pool::parse_thread_count(v);
+  if (!n) {
+    std::fprintf(stderr,
+                 "wsstress: warning: RAYON_NUM_THREADS=%s is not a number; pools fall back to "
+                 "RAYON_RS_NUM_CPUS or the CPU count, as rayon-core does\n",
+                 shown(v).c_str());
+    return true;
   }
+  if (*n > kMaxThreads) {
+    usage_error("RAYON_NUM_THREADS=" + shown(v) + " is more than " + std::to_string(kMaxThreads) +
+                " threads, the most -j allows");
+    return false;
+  }
+  return true;
 }
 
 
@@ -180,7 +194,7 @@ struct Smoke {
 };
 
 int run_smoke(const SmokeOptions& o) {
-  warn_about_environment();
+  if (!check_environment(o)) return kUsage;
   Watchdog watchdog(o.timeout_seconds);
   Smoke smoke{o, watchdog};
   try {
