@@ -310,26 +310,29 @@ stress::MatrixEngine fuzz_matrix_engine(const std::string& target, const std::st
 namespace {
 
 void add_fuzz_options(CLI::App* cmd, FuzzOptions& o) {
-  cmd->add_option("--target", o.target, "program (nested programs on real threads) or schedule (the simulator's decisions)")
-      ->check(CLI::IsMember({"program", "schedule"}))
+  one_of(cmd->add_option("--target", o.target,
+                         "program (nested programs on real threads) or schedule (the simulator's decisions)"),
+         {"program", "schedule"})
       ->capture_default_str();
   add_max_seconds(cmd, o.time_s, "seconds to fuzz", 1.0, 604800.0);
   add_hang_timeout(cmd, o.hang_timeout_s);
   cmd->add_option("--jobs", o.jobs, "parallel fuzzing processes (libFuzzer -fork)")
       ->check(whole_range(1, 256));
   add_mutant(cmd, o.mutant);
-  cmd->add_option("--scenario", o.scenario,
-                  "--target schedule: fuzz this scenario's schedules only (default: each input's first byte picks); "
-                  "give it to --convert too")
-      ->check(CLI::IsMember(sim::schedule_fuzz_scenarios()));
+  one_of(cmd->add_option("--scenario", o.scenario,
+                         "--target schedule: fuzz this scenario's schedules only (default: each input's first byte "
+                         "picks); give it to --convert too"),
+         sim::schedule_fuzz_scenarios());
   cmd->add_option("--runs", o.runs, "stop after this many inputs (0: only --max-seconds)")
       ->check(whole_range(0, 1000000000000));
   cmd->add_option("--fuzzer-seed", o.seed, "libFuzzer's random seed (0: its own choice)")
       ->check(whole_range(0, 4294967295));
-  cmd->add_option("--out", o.out_dir, "folder for the working corpus and findings")->capture_default_str();
-  cmd->add_option("--fuzz-bin", o.fuzz_bin, "folder of the fuzz targets (default: the build's fuzz/)")
+  completes_files(cmd->add_option("--out", o.out_dir, "folder for the working corpus and findings"))
+      ->capture_default_str();
+  completes_files(cmd->add_option("--fuzz-bin", o.fuzz_bin, "folder of the fuzz targets (default: the build's fuzz/)"))
       ->check(CLI::ExistingDirectory);
-  cmd->add_option("--convert", o.convert, "convert this crash file into a reproducer instead of fuzzing");
+  completes_files(
+      cmd->add_option("--convert", o.convert, "convert this crash file into a reproducer instead of fuzzing"));
   cmd->add_option("--repro", o.repro_path, "--convert: where to write the reproducer (default: FILE.repro)")
       ->check(output_path());
   add_json(cmd, o.json_path, "write the result as JSON (schema wsstress.fuzz/1)");

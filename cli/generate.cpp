@@ -11,8 +11,6 @@
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "output.hpp"
-#include "wsstress/sim/sim.hpp"
-#include "wsstress/stress/scenarios.hpp"
 
 namespace wsstress::cli {
 
@@ -43,19 +41,30 @@ std::string words_of(const CLI::App* app) {
   return w;
 }
 
-// The values an option takes, where they are a fixed list.
-std::map<std::string, std::string> value_words() {
-  auto join = [](const std::vector<std::string>& v) {
-    std::string s;
-    for (const std::string& x : v) s += (s.empty() ? "" : " ") + x;
-    return s;
-  };
-  return {{"--scenario", join(stress::scenario_names())},
-          {"--mutant", join(mutant_names())},
-          {"--strategy", "random pct dfs"},
-          {"--memory", join(sim::memory_names())},
-          {"--target", "program schedule"},
-          {"--search", "random bound full"}};
+// The `case "$path:$prev"` lines that complete an option's value: the words
+// registered with the option where it is defined (options.hpp: one_of,
+// completes), or file names for a file option (completes_files, and every
+// output option, known by its output_path() check). No words, no line.
+std::string value_cases(const std::string& path, const CLI::App* app) {
+  std::string s;
+  for (const CLI::Option* o : app->get_options()) {
+    if (o->get_group().empty() || o->get_positional()) continue;
+    const Completion* c = completion_of(o);
+    const bool file = (c != nullptr && c->files) || o->get_type_name().find(":FILE") != std::string::npos;
+    if (c == nullptr && !file) continue;
+    std::string pattern;
+    for (const std::string& n : o->get_snames()) pattern += (pattern.empty() ? "" : "|") + ("\"" + path + ":-" + n + "\"");
+    for (const std::string& n : o->get_lnames()) pattern += (pattern.empty() ? "" : "|") + ("\"" + path + ":--" + n + "\"");
+    if (file) {
+      s += "    " + pattern + ") COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n";
+      continue;
+    }
+    std::string list;
+    for (const std::string& w : c->words()) list += (list.empty() ? "" : " ") + w;
+    if (list.empty()) continue;  // e.g. no Relacy runner in this build
+    s += "    " + pattern + ") COMPREPLY=($(compgen -W \"" + list + "\" -- \"$cur\")); return ;;\n";
+  }
+  return s;
 }
 
 std::string bash_script(const CLI::App& app) {
@@ -69,12 +78,9 @@ std::string bash_script(const CLI::App& app) {
     s += "      \"" + (sp == std::string::npos ? "" : p.substr(0, sp)) + ":" + cmd->get_name() + "\") path=\"" + p +
          "\" ;;\n";
   }
-  s += "    esac\n  done\n  case \"$prev\" in\n";
-  for (const auto& [opt, values] : value_words()) {
-    s += "    " + opt + ") COMPREPLY=($(compgen -W \"" + values + "\" -- \"$cur\")); return ;;\n";
-  }
-  s += "    --json|-o|--repro|--trace-out|--input|--convert|--out|--fuzz-bin) COMPREPLY=($(compgen -f -- \"$cur\")); "
-       "return ;;\n  esac\n  case \"$path\" in\n";
+  s += "    esac\n  done\n  case \"$path:$prev\" in\n";
+  for (const auto& [p, cmd] : all) s += value_cases(p, cmd);
+  s += "  esac\n  case \"$path\" in\n";
   s += "    \"\") COMPREPLY=($(compgen -W \"" + words_of(&app) + "\" -- \"$cur\")) ;;\n";
   for (const auto& [p, cmd] : all) {
     s += "    \"" + p + "\") COMPREPLY=($(compgen -W \"" + words_of(cmd) + "\" -- \"$cur\")) ;;\n";

@@ -116,13 +116,15 @@ int check_command(const CheckOptions& o, const std::string& self) {
 }
 
 void add_check_options(CLI::App* cmd, CheckOptions& o) {
-  cmd->add_option("--engine", o.engines_text,
-                  "comma-separated engines: stress, sim-sc, sim-tso, sim-cpp (PCT), sim-random, sim-sleep-first, sim-portfolio, "
-                  "relacy, tsan (real threads under ThreadSanitizer), fuzz-program, fuzz-schedule")
+  completes(cmd->add_option("--engine", o.engines_text,
+                            "comma-separated engines: stress, sim-sc, sim-tso, sim-cpp (PCT), sim-random, sim-sleep-first, "
+                            "sim-portfolio, relacy, tsan (real threads under ThreadSanitizer), fuzz-program, fuzz-schedule"),
+            std::vector<std::string>(std::begin(kEngines), std::end(kEngines)))
       ->capture_default_str();
   add_max_seconds(cmd, o.matrix.budget_s, "seconds per mutant and engine", 0.5, 86400.0);
   add_hang_timeout(cmd, o.matrix.hang_timeout_s);
-  o.only_opt = cmd->add_option("--only", o.only_text, "comma-separated mutants to check (default: all)");
+  o.only_opt = completes(cmd->add_option("--only", o.only_text, "comma-separated mutants to check (default: all)"),
+                         mutant_names());
   cmd->add_option("--expect-kind", o.expect_kind_text,
                   "MUTANT=KINDS: replace the catalog's expected failure kinds (hang, data_race, use_after_free, "
                   "assertion, wrong_result, crash; '|' between several), to check the check (repeatable)");

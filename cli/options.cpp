@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <string_view>
 #include <utility>
 
@@ -61,6 +62,36 @@ std::vector<std::string> mutant_names() {
   std::vector<std::string> names;
   for (const auto& m : stress::mutant_catalog()) names.push_back(m.name);
   return names;
+}
+
+namespace {
+std::map<const CLI::Option*, Completion>& completion_table() {
+  static std::map<const CLI::Option*, Completion> table;
+  return table;
+}
+}  // namespace
+
+CLI::Option* completes(CLI::Option* opt, std::function<std::vector<std::string>()> words) {
+  completion_table()[opt] = Completion{false, std::move(words)};
+  return opt;
+}
+
+CLI::Option* completes(CLI::Option* opt, const std::vector<std::string>& words) {
+  return completes(opt, std::function<std::vector<std::string>()>([words] { return words; }));
+}
+
+CLI::Option* one_of(CLI::Option* opt, const std::vector<std::string>& words) {
+  return completes(opt, words)->check(CLI::IsMember(words));
+}
+
+CLI::Option* completes_files(CLI::Option* opt) {
+  completion_table()[opt] = Completion{true, {}};
+  return opt;
+}
+
+const Completion* completion_of(const CLI::Option* opt) {
+  const auto it = completion_table().find(opt);
+  return it == completion_table().end() ? nullptr : &it->second;
 }
 
 CLI::Validator finite_range(double lo, double hi) {
@@ -117,7 +148,8 @@ CLI::Option* add_quiet(CLI::App* cmd, bool& quiet, const std::string& what) {
 
 // The mutant list is long: the help shows MUTANT and points to the catalog.
 CLI::Option* add_mutant(CLI::App* cmd, std::string& mutant) {
-  return cmd->add_option("--mutant", mutant, "put a historical bug back (the names: `wsstress mutants list`)")
+  return completes(cmd->add_option("--mutant", mutant, "put a historical bug back (the names: `wsstress mutants list`)"),
+                   mutant_names())
       ->check(CLI::Validator(
           [names = mutant_names()](std::string& v) -> std::string {
             if (std::find(names.begin(), names.end(), v) != names.end()) return {};
@@ -127,7 +159,7 @@ CLI::Option* add_mutant(CLI::App* cmd, std::string& mutant) {
 }
 
 CLI::Option* add_scenario(CLI::App* cmd, std::string& scenario) {
-  return cmd->add_option("--scenario", scenario, "what to run")->check(CLI::IsMember(stress::scenario_names()));
+  return one_of(cmd->add_option("--scenario", scenario, "what to run"), stress::scenario_names());
 }
 
 void add_run_shape(CLI::App* cmd, std::size_t& threads, std::size_t& pools, std::size_t& iterations,

@@ -34,6 +34,24 @@ CLI::Validator finite_range(double lo, double hi);
 // A whole-number option's check: digits only (no 1.5, no -1, no 1e3) in [lo, hi].
 CLI::Validator whole_range(std::uint64_t lo, std::uint64_t hi);
 
+// The words an option takes, kept once for its check and for the shell
+// completion (`wsstress generate bash` reads them back; issue #39 item 11).
+// one_of: the option accepts exactly these (CLI11's IsMember); completes: a
+// list option or one with its own check, completed with these words (or with
+// what `words` returns when the completion is generated, for lists another
+// program holds: the Relacy models); completes_files: completed with file
+// names (output_path() options are found by their check, without this).
+CLI::Option* one_of(CLI::Option* opt, const std::vector<std::string>& words);
+CLI::Option* completes(CLI::Option* opt, const std::vector<std::string>& words);
+CLI::Option* completes(CLI::Option* opt, std::function<std::vector<std::string>()> words);
+CLI::Option* completes_files(CLI::Option* opt);
+struct Completion {
+  bool files = false;
+  std::function<std::vector<std::string>()> words;
+};
+// How `opt` completes (nullptr: it was not registered).
+const Completion* completion_of(const CLI::Option* opt);
+
 // The options every subcommand spells the same way (issue #17's one
 // vocabulary; old spellings in vocabulary.hpp). Each returns the option.
 inline constexpr std::size_t kMaxThreads = 64;  // one range for every engine (the simulator's limit)

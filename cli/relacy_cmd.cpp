@@ -221,12 +221,20 @@ Subcommand add_relacy(CLI::App& parent) {
   CLI::App* cmd = parent.add_subcommand(
       "relacy", "Relacy models of the sleep handshake, latches, cross-pool wake, broadcast, termination and deque, "
                 "compiled from the pool's sources; exit 0 pass, 1 a model failed, 4 time or memory limit without a verdict");
-  cmd->add_option("--model", o.models, "a model to run (repeatable; default: all; see --list)");
-  cmd->add_option("--mutant", o.mutant,
-                  "run the models against this mutant instead of the clean pool; 'all': the self-test of "
-                  "every targeted mutant (exit 0 iff each did what the model table expects)");
-  a->search_opt = cmd->add_option("--search", a->search, "override the model's search")
-                      ->check(CLI::IsMember({"random", "bound", "full"}));
+  std::vector<std::string> mutants = {"all"};
+  for (const std::string& m : mutant_names()) mutants.push_back(m);
+  // The models are the runner's (wsstress-relacy list): asked only when a completion is generated.
+  completes(cmd->add_option("--model", o.models, "a model to run (repeatable; default: all; see --list)"),
+            std::function<std::vector<std::string>()>([] {
+              std::vector<std::string> models;
+              for (const relacy::ModelInfo& m : relacy::models()) models.push_back(m.name);
+              return models;
+            }));
+  completes(cmd->add_option("--mutant", o.mutant,
+                            "run the models against this mutant instead of the clean pool; 'all': the self-test of "
+                            "every targeted mutant (exit 0 iff each did what the model table expects)"),
+            mutants);
+  a->search_opt = one_of(cmd->add_option("--search", a->search, "override the model's search"), {"random", "bound", "full"});
   a->bound_opt = cmd->add_option("--bound", a->bound, "context bound for --search bound")->check(whole_range(0, 20));
   a->iter_opt = cmd->add_option("--executions", a->iterations, "executions for --search random")
                     ->check(whole_range(1, 1000000000));

@@ -87,7 +87,8 @@ void add_options(CLI::App* cmd, RunOptions& o) {
                   "run each seed this many times (on real threads a seed fixes the program and the noise, "
                   "not the interleaving)")
       ->check(whole_range(1, 1000000));
-  o.input_opt = cmd->add_option("--input", o.input_path, "a program file (a program_fuzzer input) for --scenario program");
+  o.input_opt = completes_files(
+      cmd->add_option("--input", o.input_path, "a program file (a program_fuzzer input) for --scenario program"));
   cmd->add_flag("--control", o.campaign.control,
                 "with --mutant: then run the clean pool over the same seeds and say whether the mutant's rate of "
                 "workers asleep beside queued work is above it (doubles the time)");

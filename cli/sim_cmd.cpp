@@ -309,14 +309,14 @@ void add_sim_options(CLI::App* cmd, SimOptions& o) {
   ss.iterations = 3;
   o.scenario_opt = add_scenario(cmd, ss.scenario);
   o.seeds.add_to(cmd);
-  cmd->add_option("--strategy", o.strategy,
-                  "a portfolio (each seed one of: random walk, PCT at depth 2, 3, 5, sleep-first), one of those alone, "
-                  "or depth-first search with a preemption bound")
-      ->check(CLI::IsMember({"portfolio", "random", "pct", "dfs", "sleep-first"}));
-  cmd->add_option("--memory", o.memory,
-                  "sequentially consistent, x86-TSO store buffers, or the C++ memory model (loads may read older "
-                  "stores; plain memory race-checked)")
-      ->check(CLI::IsMember(sim::memory_names()));
+  one_of(cmd->add_option("--strategy", o.strategy,
+                         "a portfolio (each seed one of: random walk, PCT at depth 2, 3, 5, sleep-first), one of those "
+                         "alone, or depth-first search with a preemption bound"),
+         {"portfolio", "random", "pct", "dfs", "sleep-first"});
+  one_of(cmd->add_option("--memory", o.memory,
+                         "sequentially consistent, x86-TSO store buffers, or the C++ memory model (loads may read older "
+                         "stores; plain memory race-checked)"),
+         sim::memory_names());
   add_mutant(cmd, ss.mutant);
   add_run_shape(cmd, ss.threads, ss.pools, ss.iterations, 100000);
   auto& cfg = o.campaign.config;
@@ -336,7 +336,8 @@ void add_sim_options(CLI::App* cmd, SimOptions& o) {
   cmd->add_option("--html", o.html_path, "write a failure's report as one self-contained HTML file (timeline, dump)")
       ->check(output_path());
   cmd->add_flag("--shrink", o.shrink, "minimise a failure's program and schedule before writing it");
-  o.input_opt = cmd->add_option("--input", o.input_path, "a program file (a program_fuzzer input) for --scenario program");
+  o.input_opt = completes_files(
+      cmd->add_option("--input", o.input_path, "a program file (a program_fuzzer input) for --scenario program"));
   cmd->add_flag("--keep-going", o.keep_going, "keep sweeping after a failure");
   add_quiet(cmd, o.quiet, "the verdict line only: no progress line, no text report");
   cmd->footer(
@@ -386,7 +387,7 @@ Subcommand add_replay(CLI::App& parent) {
   auto o = std::make_shared<ReplayOptions>();
   CLI::App* cmd = parent.add_subcommand("replay", "replay a simulator reproducer exactly");
   cmd->footer("Example:\n  wsstress replay f.repro --trace-out f.trace.json   # open it in https://ui.perfetto.dev");
-  cmd->add_option("file", o->file, "the reproducer file")->required();
+  completes_files(cmd->add_option("file", o->file, "the reproducer file")->required());
   cmd->add_flag("--trace", o->trace, "print the interleaving with source locations");
   cmd->add_option("--trace-out", o->trace_out, "write the trace as Chrome trace-event JSON (Perfetto)")
       ->check(output_path());

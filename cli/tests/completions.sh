@@ -14,7 +14,16 @@ complete_words() {  # the words typed so far; the last is being completed
 [ "$(complete_words wsstress mu)" = "mutants" ] || fail "subcommand: $(complete_words wsstress mu)"
 [ "$(complete_words wsstress mutants ch)" = "check" ] || fail "nested: $(complete_words wsstress mutants ch)"
 [ "$(complete_words wsstress run --scen)" = "--scenario" ] || fail "option: $(complete_words wsstress run --scen)"
-[ "$(complete_words wsstress sim --strategy p)" = "pct" ] || fail "value: $(complete_words wsstress sim --strategy p)"
+[ "$(complete_words wsstress sim --strategy p)" = "portfolio pct" ] || fail "value: $(complete_words wsstress sim --strategy p)"
+# Issue #39 item 11: the values come from the options' own lists.
+[ "$(complete_words wsstress sim --strategy s)" = "sleep-first" ] || fail "sleep-first: $(complete_words wsstress sim --strategy s)"
+case " $(complete_words wsstress relacy --model '') " in *" --"*|"  ") fail "--model: $(complete_words wsstress relacy --model '')";; esac
+case " $(complete_words wsstress relacy --model '') " in *" inject "*) ;; *) fail "--model lacks inject";; esac
+[ "$(complete_words wsstress mutants check --engine sim-t)" = "sim-tso" ] || fail "--engine: $(complete_words wsstress mutants check --engine sim-t)"
+case " $(complete_words wsstress mutants check --only no_sl)" in *"no_sleep_fence"*) ;; *) fail "--only";; esac
+case " $(complete_words wsstress relacy --mutant al)" in " all") ;; *) fail "relacy --mutant all";; esac
+[ "$(complete_words wsstress sim --html "$dir/wsstress.ba")" = "$dir/wsstress.bash" ] || fail "--html is not a file option"
+[ "$(complete_words wsstress fuzz --scenario in)" = "inject" ] || fail "fuzz --scenario: $(complete_words wsstress fuzz --scenario in)"
 case " $(complete_words wsstress mutants check --)" in *" --max-seconds "*) ;; *) fail "check's options";; esac
 case " $(complete_words wsstress run --mutant no_sl)" in *"no_sleep_fence"*) ;; *) fail "mutant names";; esac
 zsh -n "$dir/_wsstress" || fail "the zsh completion does not parse"
