@@ -9,9 +9,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cxxabi.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "wsstress/companion.hpp"
@@ -154,6 +157,23 @@ Ended collect(const SearchChild& child, const SearchSpec& search, std::chrono::s
   return ended;
 }
 
+// Relacy opens its report with the test's type as typeid names it, mangled
+// (N8wsstress6relacy...InjectModelI...EE): that line becomes the model and the
+// mutant, with the type demangled after them (issue #39).
+std::string name_the_test(const std::string& report, const std::string& model, const std::string& mutant) {
+  const std::size_t start = report.find_first_not_of('\n');
+  if (start == std::string::npos) return report;
+  const std::size_t end = report.find('\n', start);
+  const std::string first = report.substr(start, end == std::string::npos ? std::string::npos : end - start);
+  if (first.empty() || first.find(' ') != std::string::npos) return report;  // not a bare type name
+  int status = -1;
+  char* readable = abi::__cxa_demangle(first.c_str(), nullptr, nullptr, &status);
+  const std::string type = status == 0 && readable != nullptr ? readable : first;
+  std::free(readable);
+  return report.substr(0, start) + "model " + model + ", mutant " + mutant + " (" + type + ")" +
+         (end == std::string::npos ? "" : report.substr(end));
+}
+
 // The search's outcome from how it ended and what it wrote.
 void judge_search(Ended ended, int status, const std::string& text, ModelResult& res) {
   if (ended == Ended::TimedOut) {
@@ -180,7 +200,7 @@ void judge_search(Ended ended, int status, const std::string& text, ModelResult&
   res.relacy_result = raw.relacy_result;
   res.executions = raw.executions;
   res.exhaustive = raw.passed && res.search.kind != Search::Random;
-  if (!raw.passed) res.trace = raw.output;
+  if (!raw.passed) res.trace = name_the_test(raw.output, res.model, res.mutant);
 }
 
 struct Listing {
