@@ -171,15 +171,16 @@ bool relevant(const std::vector<RecordedEvent>& ev, std::size_t i, const Sleeper
 }
 
 
-std::string what_happened(const Event& e) {
+std::string what_happened(const Event& e, const Sleeper& s) {
   switch (e.kind) {
     case EventKind::JobPushed: return "pushed a job on worker " + std::to_string(e.worker) + "'s deque";
     case EventKind::JobsInjected: return "injected " + std::to_string(e.count()) + " job(s) from outside the pool";
     case EventKind::JobBroadcast: return "pushed a broadcast job into each of " + std::to_string(e.count()) + " broadcast queues";
     case EventKind::LatchSet:
     case EventKind::CountLatchSet:
-      return std::string("set the sleeper's latch (") + (e.kind == EventKind::LatchSet ? "SpinLatch" : "CountLatch") +
-             "), whose swap read it " + (e.owner_slept() ? "SLEEPING" : "not SLEEPING");
+      return std::string("set the sleeper's ") + (e.latch() == s.terminate_latch ? "terminate latch (" : "latch (") +
+             (e.kind == EventKind::LatchSet ? "SpinLatch" : "CountLatch") + "), whose swap read it " +
+             (e.owner_slept() ? "SLEEPING" : "not SLEEPING");
     default: return pool::to_string(e.kind);
   }
 }
@@ -261,7 +262,7 @@ Diagnosis diagnose(const std::vector<RecordedEvent>& ev, const Sleeper& s, const
     if ((e.kind == EventKind::JobsInjected || e.kind == EventKind::JobPushed) && i > s.sleeping && d.counted &&
         d.sleepers == 0) {
       return {"lost between " + step_of(ev, s.sleeping) + " (" + sleeper + " registered as sleeping) and " +
-                  step_of(ev, i) + " (" + who(i) + " " + what_happened(e) + " and read 0 sleeping threads)",
+                  step_of(ev, i) + " (" + who(i) + " " + what_happened(e, s) + " and read 0 sleeping threads)",
               "sleep/README.md §4: the publisher's SeqCst fence and the sleeper's counter CAS order the push "
               "before the read of the sleeping count, or the registration before it"};
     }
@@ -314,7 +315,7 @@ std::vector<std::string> explain_one(const std::vector<RecordedEvent>& ev, const
     }
     ++shown;
     out.push_back("  " + step_of(ev, i) + "  " + ctx.fiber_name(ev[i].fiber) + ": " +
-                  (notify ? event_text(e) : what_happened(e) + decision_text(ev, decision_after(ev, i))));
+                  (notify ? event_text(e) : what_happened(e, s) + decision_text(ev, decision_after(ev, i))));
   }
   if (shown == 0) out.push_back("  nothing: no job published to its pool, its latch never set");
   if (more > 0) out.push_back("  (and " + std::to_string(more) + " more)");
