@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "../src/sim/explain.hpp"
 #include "wsstress/sim/engine.hpp"
 #include "wsstress/stress/catalog.hpp"
 #include "wsstress/stress/scenario.hpp"
@@ -98,6 +99,44 @@ TEST(Explains, IdleSleepersAreNotBlamedOnAWaker) {
   EXPECT_NE(why.find("nothing recorded after its announce should have woken it"), std::string::npos) << why;
   EXPECT_EQ(why.find("lost between"), std::string::npos) << why;
   EXPECT_EQ(why.find("lost at"), std::string::npos) << why;
+}
+
+// The explainer on a hand-written event record (checking the checker): a
+// worker asleep since step 10; an injection at step 20 whose publisher read
+// two sleepers and two idle-but-awake threads (sleepers counted as awake: the
+// blind study's bug A) and woke nobody; the job never taken. The loss is the
+// wake rule's (§7), not "nothing should have woken it".
+TEST(Explains, AWakeRuleThatCountsSleepersAsIdleIsItsOwnLoss) {
+  using pool::Event;
+  using pool::EventKind;
+  static int registry_object;
+  const void* reg = &registry_object;
+  auto ev = [&](std::uint64_t step, std::uint32_t fiber, EventKind k, std::uint32_t worker, std::uint64_t a = 0,
+                std::uint64_t b = 0) {
+    return sim::RecordedEvent{step, fiber, Event{k, reg, worker, a, b}, pool::SrcLoc{"x.hpp", 1}};
+  };
+  const std::uint32_t w = 1, fiber = 2;
+  std::vector<sim::RecordedEvent> events = {
+      ev(1, fiber, EventKind::ThreadStart, w, 0x500),      ev(2, fiber, EventKind::ThreadIdle, w, 0x500),
+      ev(3, fiber, EventKind::ThreadSleepy, w, 6),         ev(4, fiber, EventKind::ThreadSleepGate, w, 1),
+      ev(5, fiber, EventKind::ThreadSleepGate, w, 2),      ev(6, fiber, EventKind::ThreadSleepGate, w, 3),
+      ev(7, fiber, EventKind::ThreadSleepGate, w, 4),      ev(10, fiber, EventKind::ThreadSleeping, w, 0x500),
+      ev(10, fiber, EventKind::ThreadSleepGate, w, 5),     ev(20, 0, EventKind::JobsInjected, Event::kNoWorker, 1),
+      ev(21, 0, EventKind::JobThreadCounts, Event::kNoWorker, 2, 2),
+  };
+  sim::StallContext ctx;
+  ctx.fiber_name = [](std::uint32_t id) { return "fiber" + std::to_string(id); };
+  ctx.blocked = [](std::uint32_t) { return true; };
+  ctx.where = [](std::uint32_t) { return std::string("blocked"); };
+  const std::string why = joined(sim::explain_stall(events, ctx));
+  EXPECT_NE(why.find("injected 1 job(s) from outside the pool; read 2 sleeping, 2 idle; woke nobody"), std::string::npos)
+      << why;
+  EXPECT_NE(why.find("lost at step 20"), std::string::npos) << why;
+  EXPECT_NE(why.find("sleep/README.md §7"), std::string::npos) << why;
+  // The same record with the job taken by someone: not this sleeper's loss.
+  events.push_back(ev(30, 3, EventKind::JobUninjected, 0));
+  const std::string taken = joined(sim::explain_stall(events, ctx));
+  EXPECT_EQ(taken.find("§7"), std::string::npos) << taken;
 }
 
 }  // namespace

@@ -151,6 +151,13 @@ long long queued(const std::vector<RecordedEvent>& ev, std::size_t upto, const v
   return n;
 }
 
+// Whether the job of publication e (an injection or a push) is still queued
+// at the end of the record.
+bool still_queued(const std::vector<RecordedEvent>& ev, const Event& e, const Sleeper& s) {
+  if (e.kind == EventKind::JobsInjected) return queued(ev, ev.size(), s.registry, Queue::Injector, 0) > 0;
+  return e.kind == EventKind::JobPushed && queued(ev, ev.size(), s.registry, Queue::Deque, e.worker) > 0;
+}
+
 std::size_t first_candidate(const Sleeper& s) { return (s.idle != kNone ? s.idle : s.announce) + 1; }
 
 // Whether event i could have woken sleeper s: a job published to its pool
@@ -265,6 +272,14 @@ Diagnosis diagnose(const std::vector<RecordedEvent>& ev, const Sleeper& s, const
                   step_of(ev, i) + " (" + who(i) + " " + what_happened(e, s) + " and read 0 sleeping threads)",
               "sleep/README.md §4: the publisher's SeqCst fence and the sleeper's counter CAS order the push "
               "before the read of the sleeping count, or the registration before it"};
+    }
+    if ((e.kind == EventKind::JobsInjected || e.kind == EventKind::JobPushed) && i > s.sleeping && d.counted &&
+        d.sleepers > 0 && d.attempts.empty() && still_queued(ev, e, s)) {
+      return {"lost at " + step_of(ev, i) + ": " + who(i) + " " + what_happened(e, s) + ", read " +
+                  std::to_string(d.sleepers) + " sleeping and " + std::to_string(d.idle) +
+                  " idle but awake, and woke nobody, counting on the idle ones; none of them ran it (it is still queued)",
+              "sleep/README.md §7: new_jobs wakes sleepers unless the idle-but-awake threads (inactive minus "
+              "sleeping) cover the new jobs, so a thread it counts as idle but awake must really be searching"};
     }
     if (e.kind == EventKind::JobPushed && g4 != kNone && i < g4 && d.attempts.empty() &&
         queued(ev, ev.size(), s.registry, Queue::Deque, e.worker) > 0) {
