@@ -5,7 +5,9 @@
 #include "exit_codes.hpp"
 
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -100,23 +102,55 @@ int write_report(const char* option, const std::string& path, const std::string&
   return code == kOk ? kInternal : code;
 }
 
+namespace {
+// A kernel interface (/proc, /sys): it takes writes as commands, not reports.
+bool in_kernel_fs(const std::string& path) {
+  struct statfs fs {};
+  if (::statfs(path.c_str(), &fs) != 0) return false;
+  return fs.f_type == PROC_SUPER_MAGIC || fs.f_type == SYSFS_MAGIC;
+}
+}  // namespace
+
+std::string output_path_refusal(const std::string& path) {
+  if (path.empty()) return "an empty path (use - for standard output)";
+  if (path == "-") return {};
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) return shown(path) + " is a directory";
+    if (in_kernel_fs(path)) return shown(path) + " is in a kernel file system (/proc, /sys), not a file for a report";
+    if (::access(path.c_str(), W_OK) != 0) return shown(path) + " cannot be written (" + std::strerror(errno) + ")";
+    return {};
+  }
+  const int err = errno;
+  if (err == ENAMETOOLONG) return shown(path) + ": the name is too long for the file system";
+  if (err == ELOOP) return shown(path) + " is a loop of symbolic links";
+  struct stat link {};
+  if (::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
+    // Written through (the link stays): its target's folder must take the file.
+    std::error_code ec;
+    const std::filesystem::path target = std::filesystem::read_symlink(path, ec);
+    const std::filesystem::path full = target.is_absolute() ? target : std::filesystem::path(path).parent_path() / target;
+    const std::string folder = full.parent_path().empty() ? "." : full.parent_path().string();
+    if (ec || ::access(folder.c_str(), W_OK) != 0) {
+      return shown(path) + " is a symbolic link to nothing that can be written (folder " + shown(folder) + ")";
+    }
+    return {};
+  }
+  const auto slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  if (in_kernel_fs(dir)) return "folder " + shown(dir) + " is in a kernel file system (/proc, /sys)";
+  if (::access(dir.c_str(), W_OK) != 0) return "folder " + shown(dir) + " does not exist or is not writable";
+  const long name_max = ::pathconf(dir.c_str(), _PC_NAME_MAX);
+  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  // The temporary file beside it adds a suffix: leave room for it.
+  if (name_max > 0 && name.size() + 16 > static_cast<std::size_t>(name_max)) {
+    return shown(path) + ": the name is too long for the file system";
+  }
+  return {};
+}
+
 CLI::Validator output_path() {
-  return CLI::Validator(
-      [](std::string& path) -> std::string {
-        if (path.empty()) return "an empty path (use - for standard output)";
-        if (path == "-") return {};
-        struct stat st {};
-        if (::stat(path.c_str(), &st) == 0) {
-          if (S_ISDIR(st.st_mode)) return shown(path) + " is a directory";
-          if (::access(path.c_str(), W_OK) != 0) return shown(path) + " cannot be written";
-          return {};
-        }
-        const auto slash = path.rfind('/');
-        const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-        if (::access(dir.c_str(), W_OK) != 0) return "folder " + shown(dir) + " does not exist or is not writable";
-        return {};
-      },
-      "FILE");
+  return CLI::Validator([](std::string& path) -> std::string { return output_path_refusal(path); }, "FILE");
 }
 
 std::FILE* text_out() { return g_text != nullptr ? g_text : stdout; }

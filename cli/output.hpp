@@ -28,6 +28,12 @@ Result<void> write_output(const std::string& path, const std::string& text);
 // run that passed then exits kInternal. Returns the exit code to use.
 int write_report(const char* option, const std::string& path, const std::string& text, int code);
 
+// Why `path` cannot take an output, checked before any work (empty: it can):
+// a directory, a kernel file system (/proc, /sys), an unwritable file or
+// folder, a symlink loop or a symlink to a file that cannot be made in its
+// folder, a name too long for the file system.
+std::string output_path_refusal(const std::string& path);
+
 // The option check for an output path (accepts "-"). CLI11's validators
 // report a refusal as a non-empty string: that is its contract, not ours.
 CLI::Validator output_path();

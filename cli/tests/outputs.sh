@@ -34,6 +34,31 @@ grep -q 'verdict: pass' "$dir/err" || fail "the text report did not move to stde
 "$ws" run --seeds 0..0 --json "$dir" >/dev/null 2>"$dir/err"; rc=$?
 [ $rc -eq 2 ] && grep -q "is a directory" "$dir/err" || fail "a directory as --json: exit $rc"
 
+# Issue #39 item 10: paths that cannot take a report are refused before any
+# work (exit 2, one line): a symlink loop, a symlink to a file whose folder
+# does not exist, a kernel file system, a name too long.
+ln -s "$dir/loop_b" "$dir/loop_a"; ln -s "$dir/loop_a" "$dir/loop_b"
+"$ws" run --seeds 0..0 --json "$dir/loop_a" >/dev/null 2>"$dir/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "loop of symbolic links" "$dir/err" || fail "a symlink loop as --json: exit $rc"
+ln -s "$dir/nowhere/x.json" "$dir/dangling.json"
+"$ws" run --seeds 0..0 --json "$dir/dangling.json" >/dev/null 2>"$dir/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "symbolic link to nothing that can be written" "$dir/err" || fail "a dangling symlink as --json: exit $rc"
+[ -L "$dir/dangling.json" ] || fail "the dangling symlink was replaced"
+"$ws" sim --seeds 0..0 --json /proc/self/comm >/dev/null 2>"$dir/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "kernel file system" "$dir/err" || fail "/proc as --json: exit $rc"
+long=$(printf 'x%.0s' $(seq 1 300))
+"$ws" sim --seeds 0..0 --json "$dir/$long.json" >/dev/null 2>"$dir/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "name is too long" "$dir/err" || fail "a 300-byte name as --json: exit $rc"
+# The default reproducer path is checked up front too (a found hang's
+# reproducer is never lost to an unwritable folder); root may write a
+# read-only folder, so this part runs only as another user.
+mkdir "$dir/ro" && chmod 555 "$dir/ro"
+if [ "$(id -u)" -ne 0 ]; then
+  (cd "$dir/ro" && "$ws" sim --scenario join --mutant late_is_blocked_lock --seeds 0..0 >/dev/null 2>"$dir/err"); rc=$?
+  [ $rc -eq 2 ] && grep -q "default reproducer path" "$dir/err" || fail "sim in a read-only folder: exit $rc"
+fi
+chmod 755 "$dir/ro"
+
 # A write that fails after the run: the hang's exit code 4 stands, the error
 # names the file, and no temporary file is left.
 if [ -w /dev/full ]; then

@@ -72,7 +72,7 @@ struct Repro {
   std::string build;               // the build id of the executable that wrote it ("" in older files)
   // A shrunk reproducer: what it was found as ("seed 1710, strategy pct,
   // 9 preemptions") and how it replays; empty otherwise.
-  std::string shrunk_from;
+  std::string shrunk_from{};
 };
 
 // The running executable's GNU build id in hex ("unknown" without one).

@@ -47,7 +47,7 @@ struct Verdict {
   std::string dump;     // state of every pool and thread, for hangs and invariant failures
   // A stall in the simulator: why each sleeping worker was never woken
   // (sim/explain.hpp), one line each; empty elsewhere.
-  std::vector<std::string> explanation;
+  std::vector<std::string> explanation{};
 };
 
 // Deterministic generator for program shapes.
