@@ -21,8 +21,35 @@ stress::RunSpec program_input_spec(const std::uint8_t* data, std::size_t size, c
   return spec;
 }
 
+namespace {
+// Byte 0 below kFirstExtra picks among the first list (schedule_fuzzed, in its
+// order: a stored corpus keeps its meaning, its byte 0 being 0-7); from
+// kFirstExtra up, among the scenarios mixed draws that came later (issue #38:
+// every oracle reachable, rendezvous included). 248 is a multiple of the
+// first list's 8, so both lists are drawn evenly.
+constexpr unsigned kFirstExtra = 248;
+
+std::size_t first_list_size() {
+  static const std::size_t n = stress::scenario_names_where(&stress::ScenarioInfo::schedule_fuzzed).size();
+  return n;
+}
+
+const stress::ScenarioInfo* info_of(const std::string& name) {
+  for (const stress::ScenarioInfo& s : stress::kScenarios) {
+    if (name == s.name) return &s;
+  }
+  return nullptr;
+}
+}  // namespace
+
 const std::vector<std::string>& schedule_fuzz_scenarios() {
-  static const std::vector<std::string> names = stress::scenario_names_where(&stress::ScenarioInfo::schedule_fuzzed);
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out = stress::scenario_names_where(&stress::ScenarioInfo::schedule_fuzzed);
+    for (const stress::ScenarioInfo& s : stress::kScenarios) {
+      if (!s.schedule_fuzzed && s.mixed_weight > 0) out.emplace_back(s.name);
+    }
+    return out;
+  }();
   return names;
 }
 
@@ -31,10 +58,20 @@ ScheduleInput decode_schedule_input(const std::uint8_t* data, std::size_t size, 
   auto byte = [&](std::size_t i) -> std::uint8_t { return i < size ? data[i] : 0; };
   ScheduleInput in;
   const auto& names = schedule_fuzz_scenarios();
-  in.spec.scenario = scenario.empty() ? names[byte(0) % names.size()] : scenario;
+  const std::size_t first = first_list_size();
+  const unsigned b0 = byte(0);
+  const std::string& drawn = b0 < kFirstExtra || names.size() == first
+                                 ? names[b0 % first]
+                                 : names[first + (b0 - kFirstExtra) % (names.size() - first)];
+  in.spec.scenario = scenario.empty() ? drawn : scenario;
   in.spec.mutant = mutant;
   const std::uint8_t flags = byte(1);
   in.config.memory = (flags & 0x20) ? MemoryModel::CPP : (flags & 1) ? MemoryModel::TSO : MemoryModel::SC;
+  // An oracle that holds only under sequential consistency runs there
+  // (ScenarioInfo::sc_oracle), as mixed leaves it out of weak memory.
+  if (const stress::ScenarioInfo* info = info_of(in.spec.scenario); info != nullptr && info->sc_oracle) {
+    in.config.memory = MemoryModel::SC;
+  }
   in.spec.threads = 1 + (flags >> 1) % 3;
   in.spec.pools = 2 + (flags >> 3) % 2;
   in.spec.iterations = 1 + (flags >> 4) % 2;

@@ -37,6 +37,8 @@ struct ScheduleInput {
   SimConfig config;
 };
 
+// The scenarios schedule_fuzzer draws (byte 0) or can pin: the first list
+// (ScenarioInfo::schedule_fuzzed), then every other scenario mixed draws.
 const std::vector<std::string>& schedule_fuzz_scenarios();
 // `scenario` (one of schedule_fuzz_scenarios(), or empty) pins the scenario:
 // byte 0 is then read but not used, so the fuzzer spends every input on it.

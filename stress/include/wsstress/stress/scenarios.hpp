@@ -40,8 +40,10 @@ namespace wsstress::stress {
 // the simulator's points per iteration measured on 2026-12-06 (join 1188,
 // inject 1328, cross 1557, terminate 1129, scope 784, broadcast 653,
 // exception 461, program 2003, cross_scope 1377, rendezvous 507; weight about
-// 1100 / cost, rounded). `schedule_fuzzed`: schedule_fuzzer's first byte may
-// pick it (that list keeps its order, so a stored corpus keeps its meaning).
+// 1100 / cost, rounded). `schedule_fuzzed`: schedule_fuzzer's first byte
+// picks it with values 0-247 (that list keeps its order, so a stored corpus
+// keeps its meaning); the other scenarios mixed draws follow, picked by
+// 248-255 (sim/fuzz_input.cpp).
 // `sc_oracle`: the oracle asserts what rayon-core promises only when memory is
 // sequentially consistent (rendezvous: sleep/README.md, "no fence is needed
 // for work posted to internal queues, since it is ok to overlook work in that
