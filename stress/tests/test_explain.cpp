@@ -137,6 +137,13 @@ TEST(Explains, AWakeRuleThatCountsSleepersAsIdleIsItsOwnLoss) {
   events.push_back(ev(30, 3, EventKind::JobUninjected, 0));
   const std::string taken = joined(sim::explain_stall(events, ctx));
   EXPECT_EQ(taken.find("§7"), std::string::npos) << taken;
+  // A worker that only woke up (no ThreadTerminate) has not exited: a job
+  // queued in its pool is no abandoned work.
+  const std::vector<sim::RecordedEvent> awake = {
+      ev(1, fiber, EventKind::ThreadStart, w, 0x500), ev(2, 0, EventKind::JobsInjected, Event::kNoWorker, 1),
+      ev(3, fiber, EventKind::ThreadFoundWork, w)};
+  ctx.blocked = [](std::uint32_t) { return false; };
+  EXPECT_TRUE(sim::explain_stall(awake, ctx).empty()) << joined(sim::explain_stall(awake, ctx));
 }
 
 }  // namespace

@@ -28,7 +28,7 @@ inline std::string shown_prefix(std::string_view v, std::size_t limit = kShownBy
   return out;
 }
 
-// 'value', or 'first 60 bytes...' (N bytes) when it is longer.
+// 'value', or 'its first kShownBytes bytes...' (N bytes) when it is longer.
 inline std::string shown(std::string_view v) {
   if (v.size() <= kShownBytes) return "'" + shown_prefix(v) + "'";
   return "'" + shown_prefix(v) + "...' (" + std::to_string(v.size()) + " bytes)";

@@ -49,10 +49,11 @@ bool is_publication(EventKind k) {
          k == EventKind::LatchSet || k == EventKind::CountLatchSet;
 }
 
-// The sleepers: workers whose last word is ThreadSleeping and whose fiber is
-// blocked for good.
 using WorkerKey = std::pair<const void*, std::uint32_t>;
 
+// Each worker's state at the end of the record, from its own events: where it
+// is on its way to sleep (a sleeper's last word is ThreadSleeping), its
+// terminate latch, whether it exited.
 std::map<WorkerKey, Sleeper> worker_states(const std::vector<RecordedEvent>& ev) {
   std::map<WorkerKey, Sleeper> by_worker;
   for (std::size_t i = 0; i < ev.size(); ++i) {
@@ -62,15 +63,24 @@ std::map<WorkerKey, Sleeper> worker_states(const std::vector<RecordedEvent>& ev)
       continue;  // these name the worker woken, not the one reporting
     }
     Sleeper& s = by_worker[{e.registry, e.worker}];
-    const std::uint64_t terminate_latch = s.terminate_latch;
+    // A new way to sleep (or none): only the terminate latch carries over.
+    const auto restart = [&] {
+      Sleeper fresh{e.registry, e.worker, ev[i].fiber};
+      fresh.terminate_latch = s.terminate_latch;
+      s = fresh;
+    };
     switch (e.kind) {
       case EventKind::ThreadStart:
-        s = Sleeper{e.registry, e.worker, ev[i].fiber};
+        restart();
         s.terminate_latch = e.a;
+        break;
+      case EventKind::ThreadIdle:
+        restart();
+        s.idle = i;
         break;
       case EventKind::ThreadSleepy: {
         const std::size_t idle = s.idle;
-        s = Sleeper{e.registry, e.worker, ev[i].fiber};
+        restart();
         s.idle = idle;
         s.announce = i;
         break;
@@ -83,23 +93,18 @@ std::map<WorkerKey, Sleeper> worker_states(const std::vector<RecordedEvent>& ev)
         s.latch = e.latch();
         s.fiber = ev[i].fiber;
         break;
-      case EventKind::ThreadIdle:
-        s = Sleeper{e.registry, e.worker, ev[i].fiber};
-        s.idle = i;
-        break;
       case EventKind::ThreadAwoken:
       case EventKind::ThreadFoundWork:
       case EventKind::ThreadSawLatchSet:
       case EventKind::ThreadSleepInterruptedByLatch:
       case EventKind::ThreadSleepInterruptedByJob:
-      case EventKind::ThreadSleepInterruptedByInjected:
+      case EventKind::ThreadSleepInterruptedByInjected: restart(); break;
       case EventKind::ThreadTerminate:
-        s = Sleeper{e.registry, e.worker, ev[i].fiber};
+        restart();
         s.exited = i;
         break;
       default: s.fiber = ev[i].fiber; break;
     }
-    s.terminate_latch = e.kind == EventKind::ThreadStart ? e.a : terminate_latch;
   }
   return by_worker;
 }

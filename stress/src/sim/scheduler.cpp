@@ -125,12 +125,13 @@ void Scheduler::point(Op op, const void* addr, SrcLoc loc) {
   Fiber* f = current_;
   if (f == nullptr) return;  // the scheduler itself (a state dump) is not a fiber
   f->loc = loc;
-  if (!in_system_header(loc.file)) f->pool_loc = loc;
+  const bool in_std = in_system_header(loc.file);
+  if (!in_std) f->pool_loc = loc;
   f->last_op = op;
   // A trace names the pool's line, not <unique_lock.h>'s, for a lock taken there.
-  const bool system = in_system_header(loc.file) && f->pool_loc.line != 0;
-  record(f->id, op, system ? f->pool_loc : loc, reinterpret_cast<std::uintptr_t>(addr));
-  if (system && cfg_.record_trace) trace_.back().after_pool_line = true;
+  const bool at_pool_line = in_std && f->pool_loc.line != 0;
+  record(f->id, op, at_pool_line ? f->pool_loc : loc, reinterpret_cast<std::uintptr_t>(addr));
+  if (at_pool_line && cfg_.record_trace) trace_.back().after_pool_line = true;
   to_scheduler();
 }
 
@@ -148,12 +149,9 @@ void Scheduler::event(const Event& e, SrcLoc loc) {
   if (cfg_.record_trace) {
     trace_.push_back({steps_, f->id, Op::Event, loc.file, loc.line, static_cast<std::uint64_t>(e.kind), e.a, e.b});
   }
-  // Events added after reproducers were first stored stay out of the hash, so
-  // those reproducers still replay as the same run.
-  if (e.kind != pool::EventKind::ThreadNotifyMissed && e.kind != pool::EventKind::CountLatchSet &&
-      e.kind != pool::EventKind::BroadcastJobTaken) {
-    mix(0xe7e7 ^ static_cast<std::uint64_t>(e.kind));
-  }
+  // The kinds appended after StealRetry (trace.hpp) came after reproducers
+  // were first stored: they stay out of the hash, so those still replay.
+  if (e.kind <= pool::EventKind::StealRetry) mix(0xe7e7 ^ static_cast<std::uint64_t>(e.kind));
   const RecordedEvent rec{steps_, f->id, e, loc};
   if (events_.size() < kEventRing) {
     if (events_.empty()) events_.reserve(kEventRing);
