@@ -3,6 +3,8 @@
 // race check of plain memory.
 #include "cpp_memory.hpp"
 
+#include "wsstress/sim/sim.hpp"  // CppFlaw
+
 #include <algorithm>
 
 namespace wsstress::sim {

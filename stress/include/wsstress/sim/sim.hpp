@@ -449,6 +449,14 @@ struct Env<sim::SimPlatform> {
   static void sleep_us(std::uint64_t us) { sim::detail::sleep_ns(us * 1000); }
   static void yield() { sim::SimPlatform::yield_now(); }
   static bool reorders_memory() { return sim::detail::memory() != sim::MemoryModel::SC; }
+  // A fiber holds no OS thread to join: the workers keep the default spawn.
+  struct JoinedWorkers {
+    template <class M>
+    typename pool::BasicThreadPoolBuilder<sim::SimPlatform, M>::SpawnHandler handler() {
+      return {};
+    }
+    void join_all() noexcept {}
+  };
 };
 
 }  // namespace wsstress::stress

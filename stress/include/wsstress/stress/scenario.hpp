@@ -115,6 +115,26 @@ struct Env {
   // against microseconds, and no real-thread run has shown it (README, "The
   // default sweep"); TSan runs the threads without reordering.
   static bool reorders_memory() { return false; }
+
+  // The workers of a scenario's pools started as threads the scenario joins
+  // (rayon's spawn_handler, as build_scoped uses it), so that every thread a
+  // run started has ended when it returns: a leak checker run between two fuzz
+  // inputs then never meets a worker still inside glibc's thread-exit
+  // bookkeeping (issue #39 item 13). Join only after the pools terminated.
+  class JoinedWorkers {
+   public:
+    template <class M>
+    typename pool::BasicThreadPoolBuilder<P, M>::SpawnHandler handler() {
+      return [this](pool::ThreadBuilder<P, M> thread) -> std::error_code {
+        const pool::ThreadOptions options{thread.name(), thread.stack_size()};
+        return threads_.spawn(options, [t = std::move(thread)]() mutable { t.run(); });
+      };
+    }
+    void join_all() noexcept { threads_.join_all(); }
+
+   private:
+    pool::detail::ScopedThreads<P> threads_;
+  };
 };
 
 // The context of one scenario run.

@@ -97,11 +97,13 @@ struct ProgramScenarios {
 
   static void run_program(C& c, const Program& prog) {
     const Program::Expected e = prog.expected();
+    typename E::JoinedWorkers worker_threads;  // destroyed after r's pools
     ProgramRun r(prog);
     std::size_t workers = 0;
     for (std::size_t i = 0; i < prog.pool_threads.size(); ++i) {
       Builder b;
       b.num_threads(prog.pool_threads[i]);
+      b.spawn_handler(worker_threads.template handler<M>());
       b.exit_handler([exited = r.exited](std::size_t) { exited->fetch_add(1); });
       b.panic_handler([h = r.handled](std::exception_ptr ep) {
         try {
@@ -166,9 +168,11 @@ struct ProgramScenarios {
         });
       }
     }
-    // Dropping the pools terminates them; every worker must leave.
+    // Dropping the pools terminates them; every worker must leave, and has
+    // left its thread once joined (the simulator's fibers: once all exited).
     r.pools.clear();
     status.set("waiting for the program's pools to terminate");
+    worker_threads.join_all();
     while (r.exited->load() < workers) E::sleep_us(50);
     status.set(nullptr);
     Progress::tick();
