@@ -93,6 +93,8 @@ void print_judged(const Judged& j, const RelacyOptions& o) {
                 stress::to_string_set(info->kinds).c_str());
   }
   if (!p.note.empty() && !o.quiet) std::fprintf(text_out(), "           note: %s\n", p.note.c_str());
+  // A hang's explanation (the simulator's, from the pool's events), then the history it cites.
+  if (!o.quiet) std::fputs(explanation_text(j.r.explanation).c_str(), text_out());
   if ((j.failed || j.r.outcome == rel::Outcome::Error) && !o.quiet && !j.r.trace.empty()) {
     const std::string shown = o.full_trace ? j.r.trace : trace_tail(j.r.trace, 60);
     std::fprintf(text_out(), "----- Relacy's report of the failing execution -----\n%s", shown.c_str());
@@ -117,7 +119,8 @@ nlohmann::json judged_json(const Judged& j) {
           {"as_expected", j.expected},
           {"kind", j.failed ? stress::to_string(j.kind) : ""},
           {"note", p.note},
-          {"trace", j.r.trace}};
+          {"trace", j.r.trace},
+          {"explanation", j.r.explanation}};
 }
 
 }  // namespace
@@ -163,7 +166,8 @@ static int relacy_command(const RelacyOptions& o) {
                           {"message", failure_message(j)},
                           {"seed", j.r.executions},
                           {"at_seconds", elapsed},
-                          {"replay", replay_of(*j.plan)}});
+                          {"replay", replay_of(*j.plan)},
+                          {"explanation", j.r.explanation}});
     }
   });
   if (!searched) {

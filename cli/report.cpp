@@ -329,12 +329,14 @@ std::string sim_report_header_text(const sim::SimCampaignReport& rep) {
   return text;
 }
 
-std::string explanation_text(const stress::Verdict& v) {
-  if (v.explanation.empty()) return "";
+std::string explanation_text(const std::vector<std::string>& lines) {
+  if (lines.empty()) return "";
   std::string text = "why it was never woken:\n";
-  for (const std::string& line : v.explanation) text += "  " + line + "\n";
+  for (const std::string& line : lines) text += "  " + line + "\n";
   return text;
 }
+
+std::string explanation_text(const stress::Verdict& v) { return explanation_text(v.explanation); }
 
 std::string sim_failure_text(const sim::SimFailure& f) {
   std::string text = "\nFAILED seed " + std::to_string(f.seed) + ": " + stress::to_string(f.result.verdict.kind) +

@@ -36,8 +36,10 @@ std::string sim_report_header_text(const sim::SimCampaignReport& rep);
 std::string sim_failure_text(const sim::SimFailure& f);
 std::string sim_reproducer_text(const std::string& path, const sim::Repro& repro);
 std::string sim_report_json(const sim::SimCampaignReport& rep, const std::vector<std::string>& repro_paths);
-// A stall's explanation (Verdict::explanation) as text: "why it was never
-// woken:" and its lines, or nothing.
+// A stall's explanation (Verdict::explanation; a Relacy hang's
+// ModelResult::explanation) as text: "why it was never woken:" and its
+// lines, or nothing.
+std::string explanation_text(const std::vector<std::string>& lines);
 std::string explanation_text(const stress::Verdict& v);
 // A trace hash as reproducers and reports print it.
 std::string hash_text(std::uint64_t h);

@@ -201,6 +201,7 @@ void judge_search(Ended ended, int status, const std::string& text, ModelResult&
   res.executions = raw.executions;
   res.exhaustive = raw.passed && res.search.kind != Search::Random;
   if (!raw.passed) res.trace = name_the_test(raw.output, res.model, res.mutant);
+  res.explanation = std::move(raw.explanation);
 }
 
 struct Listing {

@@ -6,6 +6,10 @@
 // registry-level models too big for an exhaustive search: thread start-up and
 // exit, reference counts, the terminate count, StackJobs and their results.
 // Each model thread plays a worker (rig.wait on its latch) or a publisher.
+// The rig reports the pool events that Registry and WorkerThread report
+// around these calls (a push, an injection, a broadcast, a latch set, a job
+// taken, a worker's start), so that a failure's explanation
+// (explain_failure.hpp) reads the same story as for the registry.
 #pragma once
 
 #include <array>
@@ -77,15 +81,38 @@ class HandshakeRig {
     if (!latch.probe()) wait(i, latch);
   }
 
-  // The publishers, as the pool's.
-  void push_internal(std::size_t i, pool::JobRef job) { pool::handshake::push_internal(*deques[i], sleep, i, job); }
-  void inject(pool::JobRef job) { pool::handshake::inject(injector, sleep, pool::Event::kNoWorker, job); }
+  // Registry::main_loop's worker: ThreadStart names its terminate latch,
+  // then it waits on that latch until the pool terminates (without
+  // wait_until's probe, which the model never had: its searches stay as measured).
+  void main_loop(std::size_t i, pool::CountLatch<RP, MK>& terminate_latch) {
+    LatchT& latch = terminate_latch.as_core_latch();
+    event(pool::EventKind::ThreadStart, static_cast<std::uint32_t>(i), reinterpret_cast<std::uintptr_t>(&latch));
+    wait(i, latch);
+    event(pool::EventKind::ThreadTerminate, static_cast<std::uint32_t>(i));
+  }
+
+  // The publishers, as the pool's (with the events Registry and WorkerThread report).
+  void push_internal(std::size_t i, pool::JobRef job) {
+    event(pool::EventKind::JobPushed, static_cast<std::uint32_t>(i));
+    pool::handshake::push_internal(*deques[i], sleep, i, job);
+  }
+  void inject(pool::JobRef job) {
+    event(pool::EventKind::JobsInjected, pool::Event::kNoWorker, 1);
+    pool::handshake::inject(injector, sleep, pool::Event::kNoWorker, job);
+  }
   template <class JobRefFor>
   void inject_broadcast(JobRefFor&& job_ref_for) {
+    event(pool::EventKind::JobBroadcast, pool::Event::kNoWorker, W);
     pool::handshake::inject_broadcast(
         broadcasts_mutex, W, [this](std::size_t i) -> DequeT& { return *broadcasts[i]; }, job_ref_for, sleep);
   }
-  void set_latch(LatchT& latch, std::size_t owner) { pool::handshake::wake_latch_owner<MK>(latch.set(), sleep, owner); }
+  // SpinLatch::set's order: the set, its event, the wake-up.
+  void set_latch(LatchT& latch, std::size_t owner) {
+    const bool owner_slept = latch.set();
+    event(pool::EventKind::LatchSet, static_cast<std::uint32_t>(owner), reinterpret_cast<std::uintptr_t>(&latch),
+          owner_slept);
+    pool::handshake::wake_latch_owner<MK>(owner_slept, sleep, owner);
+  }
   void terminate(pool::CountLatch<RP, MK>& terminate_latch, std::size_t owner) {
     pool::handshake::terminate_worker(terminate_latch, sleep, owner);
   }
@@ -114,12 +141,29 @@ class HandshakeRig {
   // WorkerThread's order: own deque, own broadcast queue, the other workers'
   // deques, the injector; a lost race (Steal::Retry) tries the same queue again.
   pool::JobRef find_work(std::size_t i) noexcept {
-    if (pool::JobRef job = deques[i]->pop()) return job;
-    if (pool::JobRef job = steal_from(*broadcasts[i])) return job;
-    for (std::size_t k = 1; k < W; ++k) {
-      if (pool::JobRef job = steal_from(*deques[(i + k) % W])) return job;
+    const auto me = static_cast<std::uint32_t>(i);
+    if (pool::JobRef job = deques[i]->pop()) {
+      event(pool::EventKind::JobPopped, me);
+      return job;
     }
-    return steal_from(injector);
+    if (pool::JobRef job = steal_from(*broadcasts[i])) {
+      event(pool::EventKind::BroadcastJobTaken, me);
+      return job;
+    }
+    for (std::size_t k = 1; k < W; ++k) {
+      if (pool::JobRef job = steal_from(*deques[(i + k) % W])) {
+        event(pool::EventKind::JobStolen, me, (i + k) % W);
+        return job;
+      }
+    }
+    pool::JobRef job = steal_from(injector);
+    if (job) event(pool::EventKind::JobUninjected, me);
+    return job;
+  }
+  // The rig's Sleep has no registry (its events carry a null one): so do these.
+  static void event(pool::EventKind kind, std::uint32_t worker, std::uint64_t a = 0, std::uint64_t b = 0,
+                    pool::SrcLoc loc = pool::SrcLoc::here()) noexcept {
+    pool::trace<RP>([&] { return pool::Event{kind, nullptr, worker, a, b}; }, loc);
   }
   template <class Q>
   static pool::JobRef steal_from(Q& queue) noexcept {

@@ -1,5 +1,6 @@
 // What every model shares: the model knobs layered over a mutant policy, the
-// per-iteration reset, and the call into Relacy's search.
+// per-iteration reset, and the call into Relacy's search (and, for a hang,
+// the explanation of the failing execution).
 #pragma once
 
 #include <cstdio>
@@ -8,6 +9,7 @@
 #include <string>
 
 #include "crash_guard.hpp"
+#include "explain_failure.hpp"
 #include "wsstress/pool/mutants.hpp"
 #include "wsstress/pool/thread_pool.hpp"
 #include "wsstress/pool/mutant_list.hpp"
@@ -121,6 +123,9 @@ RawResult run_suite(const SearchSpec& s) {
     while ((n = std::fread(buf, 1, sizeof buf, tmp)) > 0) r.output.append(buf, n);
     std::fclose(tmp);
   }
+  // The last execution run was the failing one, replayed for the report: the
+  // EventLog holds its events.
+  if (!r.passed) r.explanation = explain_failure(r.relacy_result, r.output);
   return r;
 }
 
@@ -130,9 +135,13 @@ RawResult run_model(const SearchSpec& s) {
   return run_suite<Model<M>>(s);
 }
 
-// Every suite resets the platform's per-iteration state the same way.
+// Every suite resets the platform's per-iteration state the same way. Relacy
+// constructs the suite when an execution begins, and this base before the
+// model's members, whose constructors may already report pool events (a rig
+// making its JEC active): the execution's EventLog starts here.
 template <class Derived, rl::thread_id_t Static>
 struct ModelSuite : rl::test_suite<Derived, Static> {
+  ModelSuite() { EventLog::get().clear(); }
   void before() { RP::begin_iteration(); }
   void after() { RP::end_iteration(); }
 };

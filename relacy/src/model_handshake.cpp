@@ -141,7 +141,7 @@ struct TerminateModel : ModelSuite<TerminateModel<M>, 2> {
 
   void thread(unsigned index) {
     if (index == 0) {
-      rig.wait(0, terminate_latch.as_core_latch());
+      rig.main_loop(0, terminate_latch);
     } else {
       rig.terminate(terminate_latch, 0);
     }

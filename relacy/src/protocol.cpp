@@ -9,26 +9,48 @@
 
 namespace wsstress::relacy {
 
-// "passed executions result-length result output-length output".
+namespace {
+
+void put(std::ostream& o, const std::string& text) { o << text.size() << ' ' << text; }
+
+bool get(std::istream& in, std::string& text) {
+  std::size_t n = 0;
+  if (!(in >> n)) return false;
+  in.get();
+  text.resize(n);
+  return n == 0 || static_cast<bool>(in.read(text.data(), static_cast<std::streamsize>(n)));
+}
+
+}  // namespace
+
+// "passed executions result-length result output-length output lines
+// (line-length line)...".
 std::string encode(const RawResult& r) {
   std::ostringstream o;
-  o << (r.passed ? 1 : 0) << ' ' << r.executions << ' ' << r.relacy_result.size() << ' ' << r.relacy_result << ' '
-    << r.output.size() << ' ' << r.output;
+  o << (r.passed ? 1 : 0) << ' ' << r.executions << ' ';
+  put(o, r.relacy_result);
+  o << ' ';
+  put(o, r.output);
+  o << ' ' << r.explanation.size();
+  for (const std::string& line : r.explanation) {
+    o << ' ';
+    put(o, line);
+  }
   return o.str();
 }
 
 bool decode(const std::string& text, RawResult& r) {
   std::istringstream in(text);
   int passed = 0;
-  std::size_t n = 0;
-  if (!(in >> passed >> r.executions >> n)) return false;
-  in.get();
-  r.relacy_result.resize(n);
-  if (!in.read(r.relacy_result.data(), static_cast<std::streamsize>(n))) return false;
-  if (!(in >> n)) return false;
-  in.get();
-  r.output.resize(n);
-  if (n > 0 && !in.read(r.output.data(), static_cast<std::streamsize>(n))) return false;
+  std::size_t lines = 0;
+  if (!(in >> passed >> r.executions) || !get(in, r.relacy_result) || !get(in, r.output) || !(in >> lines)) {
+    return false;
+  }
+  if (lines > text.size()) return false;  // each line takes at least two characters
+  r.explanation.assign(lines, std::string());
+  for (std::string& line : r.explanation) {
+    if (!get(in, line)) return false;
+  }
   r.passed = passed != 0;
   return true;
 }

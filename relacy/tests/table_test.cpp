@@ -76,14 +76,17 @@ TEST(RelacyTable, TheRunnersListIsTheTable) {
 }
 
 TEST(RelacyRun, ARawResultSurvivesItsEncoding) {
-  const rel::RawResult r{false, "DATA RACE", 42, "a trace\nwith 2 lines and a 7 "};
+  const rel::RawResult r{false, "DATA RACE", 42, "a trace\nwith 2 lines and a 7 ",
+                         {"why: step 7", "", "a line\nwith a newline and a 3 "}};
   rel::RawResult back;
   ASSERT_TRUE(rel::decode(rel::encode(r), back));
   EXPECT_EQ(back.passed, r.passed);
   EXPECT_EQ(back.relacy_result, r.relacy_result);
   EXPECT_EQ(back.executions, r.executions);
   EXPECT_EQ(back.output, r.output);
+  EXPECT_EQ(back.explanation, r.explanation);
   EXPECT_FALSE(rel::decode("1 2", back));
+  EXPECT_FALSE(rel::decode("0 1 1 x 1 y 2 3 abc", back)) << "an explanation cut short";
   EXPECT_FALSE(rel::decode_models("{"));
 }
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "../src/sim/explain.hpp"
+#include "wsstress/sim/explain.hpp"
 #include "wsstress/sim/engine.hpp"
 #include "wsstress/stress/catalog.hpp"
 #include "wsstress/stress/scenario.hpp"
@@ -144,6 +144,55 @@ TEST(Explains, AWakeRuleThatCountsSleepersAsIdleIsItsOwnLoss) {
       ev(3, fiber, EventKind::ThreadFoundWork, w)};
   ctx.blocked = [](std::uint32_t) { return false; };
   EXPECT_TRUE(sim::explain_stall(awake, ctx).empty()) << joined(sim::explain_stall(awake, ctx));
+}
+
+// Gate 5 found the injector empty after an injection whose job nobody took
+// (hand-written records, as Relacy's weak-memory losses look). With no other
+// announce in between, the loss is the fences' pairing (§4; the injection may
+// even precede the sleeper's search, as a push it could not yet see); with
+// another worker's announce between the injection and the registration, the
+// JEC rolled back and gate 4 let it through (§4, gate 4 alone is not enough).
+TEST(Explains, AnInjectionGate5MissedIsTheFencesOrTheRollover) {
+  using pool::Event;
+  using pool::EventKind;
+  static int registry_object;
+  const void* reg = &registry_object;
+  auto ev = [&](std::uint64_t step, std::uint32_t fiber, EventKind k, std::uint32_t worker, std::uint64_t a = 0,
+                std::uint64_t b = 0) {
+    return sim::RecordedEvent{step, fiber, Event{k, reg, worker, a, b}, pool::SrcLoc{"x.hpp", 1}};
+  };
+  const std::uint32_t w = 1, fiber = 2;
+  sim::StallContext ctx;
+  ctx.fiber_name = [](std::uint32_t id) { return "fiber" + std::to_string(id); };
+  ctx.blocked = [](std::uint32_t) { return true; };
+  ctx.where = [](std::uint32_t) { return std::string("blocked"); };
+  const std::vector<sim::RecordedEvent> fences = {
+      ev(5, 0, EventKind::JobsInjected, Event::kNoWorker, 1), ev(6, 0, EventKind::JobThreadCounts, Event::kNoWorker, 1, 0),
+      ev(9, fiber, EventKind::ThreadStart, w, 0x500),        ev(10, fiber, EventKind::ThreadIdle, w, 0x500),
+      ev(11, fiber, EventKind::ThreadSleepy, w, 0),          ev(12, fiber, EventKind::ThreadSleepGate, w, 1),
+      ev(13, fiber, EventKind::ThreadSleepGate, w, 2),       ev(14, fiber, EventKind::ThreadSleepGate, w, 3),
+      ev(15, fiber, EventKind::ThreadSleepGate, w, 4),       ev(16, fiber, EventKind::ThreadSleeping, w, 0x500),
+      ev(17, fiber, EventKind::ThreadSleepGate, w, 5)};
+  const std::string why = joined(sim::explain_stall(fences, ctx));
+  EXPECT_NE(why.find("step 5  fiber0: injected 1 job(s) from outside the pool; read 0 sleeping, 1 idle"), std::string::npos)
+      << why;
+  EXPECT_NE(why.find("lost between step 5 (fiber0 injected a job) and step 17 (fiber2's gate 5 found the injector empty"),
+            std::string::npos)
+      << why;
+  EXPECT_NE(why.find("sleep/README.md §4: gate 5 must look at the injector itself"), std::string::npos) << why;
+  EXPECT_NE(why.find("the publisher's SeqCst fence"), std::string::npos) << why;
+  const std::vector<sim::RecordedEvent> rollover = {
+      ev(9, fiber, EventKind::ThreadStart, w, 0x500),  ev(10, fiber, EventKind::ThreadIdle, w, 0x500),
+      ev(11, fiber, EventKind::ThreadSleepy, w, 0),    ev(12, fiber, EventKind::ThreadSleepGate, w, 1),
+      ev(13, fiber, EventKind::ThreadSleepGate, w, 2), ev(14, fiber, EventKind::ThreadSleepGate, w, 3),
+      ev(15, 0, EventKind::JobsInjected, Event::kNoWorker, 1), ev(16, 0, EventKind::JobThreadCounts, Event::kNoWorker, 1, 0),
+      ev(17, 3, EventKind::ThreadSleepy, 0, 0),        ev(18, fiber, EventKind::ThreadSleepGate, w, 4),
+      ev(19, fiber, EventKind::ThreadSleeping, w, 0x500), ev(20, fiber, EventKind::ThreadSleepGate, w, 5)};
+  const std::string rolled = joined(sim::explain_stall(rollover, ctx));
+  EXPECT_NE(rolled.find("lost between step 15 (fiber0 injected a job) and step 20"), std::string::npos) << rolled;
+  EXPECT_NE(rolled.find("gate 4 alone is not enough: fiber3's announce at step 17 turned the JEC sleepy again"),
+            std::string::npos)
+      << rolled;
 }
 
 }  // namespace

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "explain.hpp"
+#include "wsstress/sim/explain.hpp"
 #include "fiber.hpp"
 #include "journal.hpp"
 #include "strategy.hpp"

@@ -71,6 +71,10 @@ struct ModelResult {
   bool exhaustive = false;             // Full/Bound search finished: every execution within the bound
   double seconds = 0;
   std::string trace;                   // Relacy's history of the failing execution
+  // For a hang (DEADLOCK, LIVELOCK): why the sleeping worker was never woken,
+  // the simulator's explanation of the failing execution's pool events (one
+  // line each; steps are the history's numbers); empty otherwise.
+  std::vector<std::string> explanation{};
 };
 
 // Runs one model in the runner, a child process (so a search past its time
@@ -86,6 +90,7 @@ struct RawResult {
   std::string relacy_result;
   std::uint64_t executions = 0;
   std::string output;
+  std::vector<std::string> explanation{};  // ModelResult::explanation
 };
 std::string encode(const RawResult& r);
 bool decode(const std::string& text, RawResult& r);

@@ -10,6 +10,9 @@
 // theirs as usual; a model's test suite reserves the dynamic threads. The
 // platform's yield is a no-op on purpose: rl::yield makes a thread re-read the
 // newest values, which hides exactly the stale reads the handshake bugs need.
+// The pool's events (trace.hpp) go to the execution's EventLog (event_log.hpp)
+// and, while Relacy replays a failure for its report, into its history: the
+// lambdas that make them read no atomic, so tracing adds no scheduling point.
 //
 // Relacy's umbrella header redefines memory_order_*, new and delete as macros,
 // which would rewrite the pool, so only the sub-headers are included, after
@@ -33,6 +36,7 @@
 
 #include "wsstress/pool/platform/concept.hpp"
 #include "wsstress/pool/trace.hpp"
+#include "wsstress/relacy/event_log.hpp"
 
 #include <relacy/base.hpp>
 #include <relacy/context.hpp>
@@ -266,7 +270,7 @@ struct RelacyPlatform {
   template <class T>
   using Cell = RlCell<T>;
 
-  static constexpr bool kTraced = false;
+  static constexpr bool kTraced = true;
   static constexpr bool kCheckInvariants = true;
   static constexpr bool kCheckSyncInvariants = false;  // WSSTRESS_CHECK_SYNC (concept.hpp)
 
@@ -289,7 +293,18 @@ struct RelacyPlatform {
   }
   static std::uint64_t next_rng_seed() noexcept { return IterationState::get().next_seed(); }
   static std::size_t default_num_threads() noexcept { return 1; }
-  static void on_event(const pool::Event&, SrcLoc) noexcept {}
+  // Outside a simulated thread (no Relacy context, or its main fiber) an
+  // event has no thread to belong to and is dropped.
+  static void on_event(const pool::Event& e, SrcLoc loc) noexcept {
+    if (!rl::is_ctx() || rl::ctx().threadx_ == nullptr) return;
+    rl::context& c = rl::ctx();
+    EventLog::get().add(static_cast<std::uint32_t>(rl::thread_index()), e, loc);
+    if (c.collecting_history()) {
+      char line[200];
+      format_history_line(line, sizeof line, e);
+      c.exec_log_msg(info(loc), line);
+    }
+  }
   static void invariant_failed(const char* what, SrcLoc loc) {
     rl::ctx().fail_test(what, rl::test_result_user_assert_failed, info(loc));
   }

@@ -4,8 +4,12 @@
 // every event after the announce that should have woken it (a job published,
 // its latch set, a wake-up tried) with what the waker decided, the pair of
 // steps whose order lost the wake-up, and the rule of sleep/README.md that
-// pair breaks. The simulator keeps the events in a ring (scheduler.hpp) and
-// calls this once, when a run stalls.
+// pair breaks. One explainer for two engines: the simulator keeps the events
+// in a ring (src/sim/scheduler.hpp) and calls this once, when a run stalls;
+// the Relacy runner records the failing execution's events through its
+// platform and calls it after a DEADLOCK or LIVELOCK (relacy/src/explain_failure.cpp),
+// steps being the numbers of Relacy's history. The library wsstress_explain
+// (this header and src/sim/explain.cpp) links into both.
 #pragma once
 
 #include <cstdint>
@@ -19,8 +23,8 @@
 namespace wsstress::sim {
 
 struct RecordedEvent {
-  std::uint64_t step;
-  std::uint32_t fiber;
+  std::uint64_t step;    // the simulator's scheduling point; Relacy's history number
+  std::uint32_t fiber;   // the simulator's fiber id; Relacy's thread index
   pool::Event event;
   pool::SrcLoc loc;
 };

@@ -1,0 +1,264 @@
+// What could have woken a sleeper, and which rule of sleep/README.md its loss
+// breaks (explain_detail.hpp): the queues' contents, each waker's decision,
+// and the diagnosis explain.cpp prints under each sleeper's story.
+#include <functional>
+#include <optional>
+
+#include "explain_detail.hpp"
+
+namespace wsstress::sim::explain_detail {
+
+// The counters read and wake-ups tried by event i's fiber right after it.
+Decision decision_after(const std::vector<RecordedEvent>& ev, std::size_t i) {
+  Decision d;
+  for (std::size_t k = i + 1; k < ev.size(); ++k) {
+    if (ev[k].fiber != ev[i].fiber) continue;
+    const Event& e = ev[k].event;
+    if (e.kind == EventKind::JobThreadCounts && !d.counted) {
+      d.counted = true;
+      d.idle = e.idle();
+      d.sleepers = e.sleepers();
+    } else if (e.kind == EventKind::ThreadNotify || e.kind == EventKind::ThreadNotifyMissed) {
+      d.attempts.emplace_back(k, e.kind == EventKind::ThreadNotify);
+    } else {
+      break;
+    }
+  }
+  return d;
+}
+
+// Jobs still queued at event `upto` (exclusive) in the injector of `registry`
+// (injected minus taken), worker w's deque (pushed minus popped and stolen) or
+// its broadcast queue (broadcast minus taken): a publication whose job someone
+// else took woke nobody in vain.
+long long queued(const std::vector<RecordedEvent>& ev, std::size_t upto, const void* registry, Queue q,
+                 std::uint32_t w) {
+  long long n = 0;
+  for (std::size_t i = 0; i < upto && i < ev.size(); ++i) {
+    const Event& e = ev[i].event;
+    if (e.registry != registry) continue;
+    if (q == Queue::Injector) {
+      if (e.kind == EventKind::JobsInjected) n += static_cast<long long>(e.count());
+      if (e.kind == EventKind::JobUninjected) n = n > 0 ? n - 1 : 0;
+    } else if (q == Queue::Broadcast) {
+      if (e.kind == EventKind::JobBroadcast && w < e.count()) ++n;
+      if (e.kind == EventKind::BroadcastJobTaken && e.worker == w) n = n > 0 ? n - 1 : 0;
+    } else {
+      if (e.kind == EventKind::JobPushed && e.worker == w) ++n;
+      if ((e.kind == EventKind::JobPopped && e.worker == w) || (e.kind == EventKind::JobStolen && e.victim() == w)) {
+        n = n > 0 ? n - 1 : 0;
+      }
+    }
+  }
+  return n;
+}
+
+namespace {
+
+// Whether the job of publication e (an injection or a push) is still queued
+// at the end of the record.
+bool still_queued(const std::vector<RecordedEvent>& ev, const Event& e, const Sleeper& s) {
+  if (e.kind == EventKind::JobsInjected) return queued(ev, ev.size(), s.registry, Queue::Injector, 0) > 0;
+  return e.kind == EventKind::JobPushed && queued(ev, ev.size(), s.registry, Queue::Deque, e.worker) > 0;
+}
+
+}  // namespace
+
+std::size_t first_candidate(const Sleeper& s) { return (s.idle != kNone ? s.idle : s.announce) + 1; }
+
+// Whether event i could have woken sleeper s: a job published to its pool
+// (a broadcast since it started looking, a push or an injection at any time
+// whose queue still holds a job: each event precedes its push, which may land
+// much later, and under weak memory a push made before it started looking may
+// still be out of its sight; an injection since it started looking), or a set
+// of its latch.
+bool relevant(const std::vector<RecordedEvent>& ev, std::size_t i, const Sleeper& s) {
+  const Event& e = ev[i].event;
+  switch (e.kind) {
+    case EventKind::JobPushed: return e.registry == s.registry;
+    case EventKind::JobBroadcast:  // its job may land in the queue long after the event
+      return e.registry == s.registry && queued(ev, ev.size(), s.registry, Queue::Broadcast, s.worker) > 0;
+    case EventKind::JobsInjected:
+      return e.registry == s.registry &&
+             (i >= first_candidate(s) || queued(ev, ev.size(), s.registry, Queue::Injector, 0) > 0);
+    case EventKind::LatchSet:
+    case EventKind::CountLatchSet: return e.latch() == s.latch && i >= first_candidate(s);
+    default: return false;
+  }
+}
+
+
+std::string what_happened(const Event& e, const Sleeper& s) {
+  switch (e.kind) {
+    case EventKind::JobPushed: return "pushed a job on worker " + std::to_string(e.worker) + "'s deque";
+    case EventKind::JobsInjected: return "injected " + std::to_string(e.count()) + " job(s) from outside the pool";
+    case EventKind::JobBroadcast: return "pushed a broadcast job into each of " + std::to_string(e.count()) + " broadcast queues";
+    case EventKind::LatchSet:
+    case EventKind::CountLatchSet:
+      return std::string("set the sleeper's ") + (e.latch() == s.terminate_latch ? "terminate latch (" : "latch (") +
+             (e.kind == EventKind::LatchSet ? "SpinLatch" : "CountLatch") + "), whose swap read it " +
+             (e.owner_slept() ? "SLEEPING" : "not SLEEPING");
+    default: return pool::to_string(e.kind);
+  }
+}
+
+std::string decision_text(const std::vector<RecordedEvent>& ev, const Decision& d) {
+  std::string t;
+  if (d.counted) t = "; read " + std::to_string(d.sleepers) + " sleeping, " + std::to_string(d.idle) + " idle";
+  for (const auto& [k, woke] : d.attempts) {
+    t += "; wake_specific_thread(" + std::to_string(ev[k].event.worker) + "): " +
+         (woke ? "notified it" : "is_blocked false, no notify");
+  }
+  if (d.attempts.empty()) t += "; woke nobody";
+  return t;
+}
+
+std::string step_of(const std::vector<RecordedEvent>& ev, std::size_t i) { return "step " + std::to_string(ev[i].step); }
+
+namespace {
+
+using Who = std::function<std::string(std::size_t)>;
+
+// A waker that took is_blocked's lock after gate 3 and found is_blocked false:
+// a correct sleeper holds that lock from gate 2 until it waits.
+std::optional<Diagnosis> missed_wake_up(const std::vector<RecordedEvent>& ev, const Sleeper& s, const Who& who,
+                                        const std::string& sleeper) {
+  const std::size_t locked = s.gate[3] != kNone ? s.gate[3] : s.sleeping;
+  for (std::size_t i = locked + 1; i < ev.size(); ++i) {
+    const Event& e = ev[i].event;
+    if (e.kind == EventKind::ThreadNotifyMissed && e.registry == s.registry && e.worker == s.worker) {
+      return Diagnosis{
+          "lost between " + step_of(ev, locked) + " (" + sleeper +
+              " at gate 3, past gate 2: from here it must hold is_blocked's lock until it waits) and " +
+              step_of(ev, i) + " (" + who(i) + "'s wake_specific_thread(" + std::to_string(s.worker) +
+              ") took that lock and found is_blocked false: the sleeper had not blocked yet)",
+          "sleep/README.md §3 and §2 gate 2: the sleeper takes is_blocked's lock before it registers and holds it "
+          "until it waits, so a waker never finds it on its way to sleep but not yet blocked"};
+    }
+  }
+  return std::nullopt;
+}
+
+// Event i, a latch set, lost the wake-up: its swap read SLEEPING and it woke
+// nobody, or it set the latch before a gate 3 that did not see it.
+std::optional<Diagnosis> lost_latch(const std::vector<RecordedEvent>& ev, std::size_t i, const Sleeper& s,
+                                    const Who& who, const std::string& sleeper) {
+  const Event& e = ev[i].event;
+  const std::size_t g3 = s.gate[3];
+  if (e.owner_slept() && decision_after(ev, i).attempts.empty()) {
+    const bool terminate = s.latch == s.terminate_latch;
+    return Diagnosis{
+        "lost at " + step_of(ev, i) + ": " + who(i) + " set " + (terminate ? "the terminate latch" : "the latch") +
+            ", its swap read SLEEPING (made so at gate 3, " +
+            (g3 != kNone ? step_of(ev, g3) : std::string("before the window")) + "), and it tried no wake-up",
+        terminate ? "sleep/README.md §6: terminate sets each worker's terminate latch and wakes it as §3 says: "
+                    "a setter whose swap returns SLEEPING must wake the owner"
+                  : "sleep/README.md §3: a setter whose swap returns SLEEPING must wake the owner through "
+                    "notify_worker_latch_is_set"};
+  }
+  if (!e.owner_slept() && g3 != kNone && i < g3) {
+    return Diagnosis{"lost between " + step_of(ev, i) + " (" + who(i) + " set the latch) and " + step_of(ev, g3) +
+                         " (" + sleeper + "'s gate 3 did not see it set)",
+                     "sleep/README.md §3: gates 1 and 3 are CASes on the latch's word, so either the sleeper sees SET "
+                     "or the setter sees SLEEPING"};
+  }
+  return std::nullopt;
+}
+
+// Another worker's announce in s's pool between events `from` and `to`: it
+// turns the JEC sleepy again, which can roll it back to the value s remembered.
+std::size_t other_announce(const std::vector<RecordedEvent>& ev, const Sleeper& s, std::size_t from, std::size_t to) {
+  for (std::size_t k = from + 1; k < to && k < ev.size(); ++k) {
+    const Event& e = ev[k].event;
+    if (e.kind == EventKind::ThreadSleepy && e.registry == s.registry && e.worker != s.worker) return k;
+  }
+  return kNone;
+}
+
+// Event i, an injection whose job was still queued when gate 5 looked.
+Diagnosis injection_gate5_missed(const std::vector<RecordedEvent>& ev, std::size_t i, const Sleeper& s, const Who& who,
+                                 const std::string& sleeper) {
+  const std::size_t g4 = s.gate[4], g5 = s.gate[5];
+  const std::size_t roll = other_announce(ev, s, i, s.sleeping);
+  const std::string pair = "lost between " + step_of(ev, i) + " (" + who(i) + " injected a job) and " +
+                           step_of(ev, g5) + " (" + sleeper + "'s gate 5 found the injector empty" +
+                           (g4 != kNone && i < g4 ? ", after gate 4 at " + step_of(ev, g4) + " found the JEC it remembered"
+                                                  : std::string()) + ")";
+  if (roll != kNone) {
+    return {pair, "sleep/README.md §4: gate 4 alone is not enough: " + who(roll) + "'s announce at " +
+                      step_of(ev, roll) + " turned the JEC sleepy again, back to the value the sleeper remembered, so "
+                      "its registration passed; gate 5 must look at the injector itself after its SeqCst fence"};
+  }
+  return {pair, "sleep/README.md §4: gate 5 must look at the injector itself after its SeqCst fence, and see a job "
+                "pushed before it: the publisher's SeqCst fence (after its push, in new_injected_jobs) pairs with the "
+                "sleeper's, or the Injector's own SeqCst accesses order the two; a gate 5 that does not look, or a "
+                "missing fence with an Injector weakened to Acquire/Release, reads it empty"};
+}
+
+// Event i, a push or an injection, lost the wake-up after the sleeper
+// registered: its publisher read no sleeper, or counted on idle threads.
+std::optional<Diagnosis> lost_publication(const std::vector<RecordedEvent>& ev, std::size_t i, const Sleeper& s,
+                                          const Who& who, const std::string& sleeper) {
+  const Event& e = ev[i].event;
+  const Decision d = decision_after(ev, i);
+  if (i > s.sleeping && d.counted && d.sleepers == 0) {
+    return Diagnosis{"lost between " + step_of(ev, s.sleeping) + " (" + sleeper + " registered as sleeping) and " +
+                         step_of(ev, i) + " (" + who(i) + " " + what_happened(e, s) + " and read 0 sleeping threads)",
+                     "sleep/README.md §4: the publisher's SeqCst fence and the sleeper's counter CAS order the push "
+                     "before the read of the sleeping count, or the registration before it"};
+  }
+  if (i > s.sleeping && d.counted && d.sleepers > 0 && d.attempts.empty() && still_queued(ev, e, s)) {
+    return Diagnosis{
+        "lost at " + step_of(ev, i) + ": " + who(i) + " " + what_happened(e, s) + ", read " +
+            std::to_string(d.sleepers) + " sleeping and " + std::to_string(d.idle) +
+            " idle but awake, and woke nobody, counting on the idle ones; none of them ran it (it is still queued)",
+        "sleep/README.md §7: new_jobs wakes sleepers unless the idle-but-awake threads (inactive minus "
+        "sleeping) cover the new jobs, so a thread it counts as idle but awake must really be searching"};
+  }
+  const std::size_t g4 = s.gate[4];
+  if (e.kind == EventKind::JobPushed && g4 != kNone && i < g4 && d.attempts.empty() &&
+      queued(ev, ev.size(), s.registry, Queue::Deque, e.worker) > 0) {
+    return Diagnosis{"lost between " + step_of(ev, i) + " (" + who(i) + " pushed a job and woke nobody) and " +
+                         step_of(ev, g4) + " (" + sleeper + "'s gate 4 found the JEC it remembered at its announce)",
+                     "sleep/README.md §5 and §2 gate 4: new_jobs moves a sleepy JEC, so a sleeper that missed the push "
+                     "searches again instead of sleeping"};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+// The first loss the events show, in the order the rules of sleep/README.md
+// are most specific: a wake-up that found the sleeper registered but not
+// blocked; a set latch nobody woke for; a job gate 5 should have seen; a
+// publication that read no sleeper after the sleeper registered.
+Diagnosis diagnose(const std::vector<RecordedEvent>& ev, const Sleeper& s, const StallContext& ctx) {
+  const Who who = [&](std::size_t i) { return ctx.fiber_name(ev[i].fiber); };
+  const std::string sleeper = ctx.fiber_name(s.fiber);
+  if (auto d = missed_wake_up(ev, s, who, sleeper)) return *d;
+  for (std::size_t i = 0; i < ev.size(); ++i) {
+    const Event& e = ev[i].event;
+    if (!relevant(ev, i, s)) continue;
+    const std::size_t g5 = s.gate[5];
+    if (e.kind == EventKind::LatchSet || e.kind == EventKind::CountLatchSet) {
+      if (auto d = lost_latch(ev, i, s, who, sleeper)) return *d;
+    }
+    if (e.kind == EventKind::JobBroadcast && g5 != kNone && i < g5) {
+      return {"lost between " + step_of(ev, i) + " (" + who(i) + " pushed a job to " + sleeper +
+                  "'s broadcast queue) and " + step_of(ev, g5) + " (" + sleeper + "'s gate 5 found no job)",
+              "sleep/README.md §6: inject_broadcast bumps no JEC, so gate 5 must read the worker's broadcast queue"};
+    }
+    if (e.kind == EventKind::JobsInjected && g5 != kNone && i < g5 && queued(ev, g5, s.registry, Queue::Injector, 0) > 0) {
+      return injection_gate5_missed(ev, i, s, who, sleeper);
+    }
+    if (e.kind == EventKind::JobsInjected || e.kind == EventKind::JobPushed) {
+      if (auto d = lost_publication(ev, i, s, who, sleeper)) return *d;
+    }
+  }
+  return {"nothing recorded after its announce should have woken it: no job was published to its pool and its "
+          "latch was not set",
+          "none: the sleeper waits for work or a latch that never came (a lost job, a panic that set no latch)",
+          false};
+}
+
+}  // namespace wsstress::sim::explain_detail
