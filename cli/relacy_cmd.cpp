@@ -231,7 +231,9 @@ Subcommand add_relacy(CLI::App& parent) {
   completes(cmd->add_option("--model", o.models, "a model to run (repeatable; default: all; see --list)"),
             std::function<std::vector<std::string>()>([] {
               std::vector<std::string> models;
+#if WSSTRESS_HAVE_RELACY  // a build without Relacy (the fuzz preset) has no models to offer
               for (const relacy::ModelInfo& m : relacy::models()) models.push_back(m.name);
+#endif
               return models;
             }));
   completes(cmd->add_option("--mutant", o.mutant,
