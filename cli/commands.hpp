@@ -7,7 +7,6 @@
 #include <string>
 
 #include "options.hpp"
-#include "wsstress/stress/matrix.hpp"
 
 namespace wsstress::cli {
 
@@ -21,11 +20,10 @@ Subcommand add_relacy(CLI::App& parent);
 Subcommand add_mutants(CLI::App& parent, const std::string& self);
 // `report merge`: the shard reports of one run or sim campaign as one (report_merge.cpp).
 Subcommand add_report(CLI::App& parent);
-// The matrix's engines that live here: every Relacy model that targets a
-// mutant (relacy_cmd.cpp; an error row in a build without Relacy), and a fuzz
-// target, "program" or "schedule", found beside `self` (fuzz_cmd.cpp).
-stress::MatrixEngine relacy_matrix_engine();
-stress::MatrixEngine fuzz_matrix_engine(const std::string& target, const std::string& self);
+// The matrix's engines that live here register themselves
+// (engines/engine.hpp): every Relacy model that targets a mutant
+// (relacy_matrix.cpp; an error row in a build without Relacy), and the fuzz
+// targets, "program" and "schedule", found beside the executable (fuzz_cmd.cpp).
 
 // Hidden: completions and man page sections from the parser (generate.cpp).
 Subcommand add_generate(CLI::App& app);

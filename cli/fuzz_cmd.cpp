@@ -20,6 +20,7 @@
 #include "fuzzer.hpp"
 #include "output.hpp"
 #include "report.hpp"
+#include "wsstress/engines/engine.hpp"
 #include "wsstress/shown.hpp"
 #include "wsstress/sim/fuzz_input.hpp"
 #include "wsstress/stress/catalog.hpp"
@@ -298,16 +299,37 @@ stress::EngineResult fuzz_row(const std::string& target, const std::string& self
 
 }  // namespace
 
-stress::MatrixEngine fuzz_matrix_engine(const std::string& target, const std::string& self) {
-  stress::MatrixEngine e;
-  e.run = [target, self](const stress::MatrixSpec& spec, const stress::MutantInfo& m, const std::string& dir,
-                         const stress::Deliver&) { return fuzz_row(target, self, spec, m, dir); };
-  e.slack_s = 150;  // a finding is converted after the budget (up to 200 simulator runs for a program)
-  e.measure_only = true;  // a fuzzer's column measures
-  return e;
-}
-
 namespace {
+
+// The matrix's fuzz columns, one per target, found beside the executable; a
+// fuzzer's column measures.
+class FuzzEngine final : public engines::MeasuringEngine {
+ public:
+  FuzzEngine(std::string_view name, std::string_view target, int rank) : name_(name), target_(target), rank_(rank) {}
+  std::string_view name() const override { return name_; }
+  int rank() const override { return rank_; }
+  // A finding is converted after the budget (up to 200 simulator runs for a program).
+  engines::Limits limits() const override { return {.slack_s = 150}; }
+  stress::EngineResult run(const stress::MatrixSpec& spec, const stress::MutantInfo& m, const std::string& dir,
+                           const stress::Deliver&) const override {
+    return fuzz_row(std::string(target_), spec.self, spec, m, dir);
+  }
+  // The executions and seconds to the first finding.
+  std::string cell(const stress::MatrixRow& row) const override {
+    if (engines::is_engine_error(row)) return row.outcome + " !";
+    return engines::with_judgement(row.caught ? engines::verdict_word(row) + ", " + std::to_string(row.runs) +
+                                                    " execs, " + engines::seconds_text(row.seconds)
+                                              : "- (" + std::to_string(row.runs) + " execs)",
+                                   row);
+  }
+
+ private:
+  std::string_view name_, target_;
+  int rank_;
+};
+
+WSSTRESS_REGISTER_ENGINE(fuzz_program_engine, FuzzEngine("fuzz-program", "program", 100))
+WSSTRESS_REGISTER_ENGINE(fuzz_schedule_engine, FuzzEngine("fuzz-schedule", "schedule", 110))
 
 void add_fuzz_options(CLI::App* cmd, FuzzOptions& o) {
   one_of(cmd->add_option("--target", o.target,

@@ -1,6 +1,8 @@
 // `wsstress mutants list` and `wsstress mutants check`: the catalog, and the
 // matrix of every mutant under every engine asked for, rendered as a table
-// (rows as they complete on a terminal) and optionally as JSON.
+// (rows as they complete on a terminal) and optionally as JSON. The engines
+// are the registry's (engines/engine.hpp): their names, help and choices come
+// from it, and this file names none of them.
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,20 +14,35 @@
 #include "html.hpp"
 #include "output.hpp"
 #include "report.hpp"
+#include "wsstress/engines/matrix.hpp"
 #include "wsstress/stress/catalog.hpp"
-#include "wsstress/stress/matrix.hpp"
 #include "wsstress/stress/sweep.hpp"
 
 namespace wsstress::cli {
 
 namespace {
 
-const char* const kEngines[] = {"stress", "sim-sc", "sim-tso", "sim-cpp", "sim-random", "sim-sleep-first", "sim-portfolio", "relacy", "tsan", "fuzz-program", "fuzz-schedule"};
+// The registry's engines by name, in its order: --engine's choices.
+std::vector<std::string> engine_names() {
+  std::vector<std::string> names;
+  for (const engines::Engine* e : engines::all_engines()) names.emplace_back(e->name());
+  return names;
+}
+
+// "a, b (what b is), c": --engine's help, in the registry's order.
+std::string engines_help() {
+  std::string text;
+  for (const engines::Engine* e : engines::all_engines()) {
+    text += std::string(text.empty() ? "" : ", ") + std::string(e->name());
+    if (!e->gloss().empty()) text += " (" + std::string(e->gloss()) + ")";
+  }
+  return text;
+}
 
 struct CheckOptions {
   stress::MatrixSpec matrix;
   std::vector<std::string> engines;
-  std::string json_path, html_path, engines_text = "stress", only_text;
+  std::string json_path, html_path, engines_text, only_text;
   std::vector<std::string> expect_kind_text;
   CLI::Option* only_opt = nullptr;
 };
@@ -47,9 +64,9 @@ Result<void> split_commas(const std::string& option, const std::string& text, st
 Result<void> resolve(CheckOptions& o) {
   if (auto ok = split_commas("--engine", o.engines_text, o.engines); !ok) return ok;
   for (const std::string& e : o.engines) {
-    if (std::find(std::begin(kEngines), std::end(kEngines), e) == std::end(kEngines)) {
+    if (engines::find_engine(e) == nullptr) {
       std::string names;
-      for (const char* k : kEngines) names += std::string(names.empty() ? "" : ", ") + k;
+      for (const std::string& k : engine_names()) names += (names.empty() ? "" : ", ") + k;
       return fail("--engine: unknown engine " + shown(e) + " (engines: " + names + ")");
     }
   }
@@ -75,14 +92,6 @@ Result<void> resolve(CheckOptions& o) {
   return {};
 }
 
-// The engine behind a --engine name: stress/'s own, or the Relacy models and
-// the fuzz targets, which the CLI wires in (relacy_cmd.cpp, fuzz_cmd.cpp).
-stress::MatrixEngine engine_for(const std::string& name, const std::string& self) {
-  if (const stress::MatrixEngine* builtin = stress::builtin_engine(name)) return *builtin;
-  if (name == "relacy") return relacy_matrix_engine();
-  return fuzz_matrix_engine(name.substr(5), self);  // fuzz-program, fuzz-schedule (resolve() checked the name)
-}
-
 int check_command(const CheckOptions& o, const std::string& self) {
   const bool tty = isatty(1);
   const stress::StopSignals stop;  // a signal ends the matrix after passing itself on to the running child
@@ -91,10 +100,11 @@ int check_command(const CheckOptions& o, const std::string& self) {
     if (stress::StopSignals::requested() != 0) break;
     stress::MatrixSpec spec = o.matrix;
     spec.engine = engine;
+    spec.self = self;
     std::fprintf(text_out(), "mutant matrix: engine %s, budget %g s per mutant\n", engine.c_str(), spec.budget_s);
     std::fflush(text_out());
     try {
-      reports.push_back(stress::run_matrix(spec, engine_for(engine, self), [tty, engine](const stress::MatrixRow& row) {
+      reports.push_back(engines::run_matrix(spec, *engines::find_engine(engine), [tty, engine](const stress::MatrixRow& row) {
         if (!tty) return;
         const std::string line = matrix_row_text(engine, row);
         std::fwrite(line.data(), 1, line.size(), text_out());
@@ -116,10 +126,9 @@ int check_command(const CheckOptions& o, const std::string& self) {
 }
 
 void add_check_options(CLI::App* cmd, CheckOptions& o) {
-  completes(cmd->add_option("--engine", o.engines_text,
-                            "comma-separated engines: stress, sim-sc, sim-tso, sim-cpp (PCT), sim-random, sim-sleep-first, "
-                            "sim-portfolio, relacy, tsan (real threads under ThreadSanitizer), fuzz-program, fuzz-schedule"),
-            std::vector<std::string>(std::begin(kEngines), std::end(kEngines)))
+  // The first engine of the registry (real threads) is the default column.
+  o.engines_text = engine_names().front();
+  completes(cmd->add_option("--engine", o.engines_text, "comma-separated engines: " + engines_help()), engine_names())
       ->capture_default_str();
   add_max_seconds(cmd, o.matrix.budget_s, "seconds per mutant and engine", 0.5, 86400.0);
   add_hang_timeout(cmd, o.matrix.hang_timeout_s);

@@ -1,12 +1,15 @@
 // The matrix's Relacy column (`wsstress mutants check --engine relacy`): the
 // searches `wsstress relacy --mutant M` runs, as one row. Without the Relacy
-// models (the sanitizer and fuzz presets) the column is an engine error.
+// models (the sanitizer and fuzz presets) the column is an engine error. Its
+// expectations are engines/relacy_expectations.hpp's table.
 #include <algorithm>
 #include <string>
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "relacy_search.hpp"
+#include "wsstress/engines/engine.hpp"
+#include "wsstress/engines/relacy_expectations.hpp"
 
 namespace wsstress::cli {
 
@@ -53,29 +56,61 @@ stress::EngineResult relacy_row(const stress::MatrixSpec& spec, const stress::Mu
 }  // namespace
 }  // namespace relacy_search
 
-stress::MatrixEngine relacy_matrix_engine() {
-  stress::MatrixEngine e;
-  e.run = [](const stress::MatrixSpec& spec, const stress::MutantInfo& m, const std::string&, const stress::Deliver&) {
-    return relacy_search::relacy_row(spec, m);
-  };
-  // One search per model that targets the mutant, each up to the budget; the
-  // clean row runs every model.
-  e.budgets = static_cast<double>(std::max<std::size_t>(1, relacy_search::rel::models().size()));
-  return e;
+namespace {
+stress::EngineResult relacy_column_row(const stress::MatrixSpec& spec, const stress::MutantInfo& m) {
+  return relacy_search::relacy_row(spec, m);
 }
+// One search per model that targets the mutant, each up to the budget; the
+// clean row runs every model.
+double relacy_column_budgets() {
+  return static_cast<double>(std::max<std::size_t>(1, relacy_search::rel::models().size()));
+}
+}  // namespace
 
 #else
 
-stress::MatrixEngine relacy_matrix_engine() {
-  stress::MatrixEngine e;
-  e.run = [](const stress::MatrixSpec&, const stress::MutantInfo&, const std::string&, const stress::Deliver&) {
-    return stress::engine_error(3,
-                                "this build has no Relacy models (the asan, tsan and fuzz presets leave them out; "
-                                "use the default or relacy preset)");
-  };
-  return e;
+namespace {
+stress::EngineResult relacy_column_row(const stress::MatrixSpec&, const stress::MutantInfo&) {
+  return stress::engine_error(3,
+                              "this build has no Relacy models (the asan, tsan and fuzz presets leave them out; "
+                              "use the default or relacy preset)");
 }
+double relacy_column_budgets() { return 1; }
+}  // namespace
 
 #endif
+
+namespace {
+
+class RelacyEngine final : public engines::Engine {
+ public:
+  std::string_view name() const override { return "relacy"; }
+  int rank() const override { return 80; }
+  engines::Limits limits() const override { return {.budgets = relacy_column_budgets()}; }
+  stress::EngineResult run(const stress::MatrixSpec& spec, const stress::MutantInfo& m, const std::string&,
+                           const stress::Deliver&) const override {
+    return relacy_column_row(spec, m);
+  }
+  engines::Expect expect(const stress::MutantInfo& m) const override { return engines::relacy_expect(m.id); }
+  // No model targets the mutant: nothing to run.
+  std::optional<std::string> skip(const stress::MutantInfo& m) const override {
+    if (expect(m) != engines::Expect::Cannot) return std::nullopt;
+    return "not modelled";
+  }
+  // Relacy's "seed" is the number of the failing execution of its search,
+  // and its verdict is several words (DATA RACE).
+  std::string cell(const stress::MatrixRow& row) const override {
+    if (row.outcome == "not modelled") return "n/m";
+    if (engines::is_engine_error(row)) return row.outcome + " !";
+    return engines::with_judgement(row.caught ? row.outcome + ", exec " + std::to_string(row.first_seed) + ", " +
+                                                    engines::seconds_text(row.seconds)
+                                              : "- (" + std::to_string(row.runs) + " execs)",
+                                   row);
+  }
+};
+
+}  // namespace
+
+WSSTRESS_REGISTER_ENGINE(relacy_engine, RelacyEngine{})
 
 }  // namespace wsstress::cli

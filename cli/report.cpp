@@ -3,6 +3,8 @@
 // (wsstress.run/1, wsstress.sim/1, wsstress.mutants/2) are documented in the README.
 #include "report.hpp"
 
+#include "wsstress/engines/engine.hpp"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -153,24 +155,9 @@ std::string matrix_row_text(const std::string& engine, const stress::MatrixRow& 
 }
 
 std::string matrix_cell(const std::string& engine, const stress::MatrixRow& row) {
-  if (row.outcome == "not modelled") return "n/m";
-  if (row.outcome.rfind("error", 0) == 0) return row.outcome + " !";
-  // Fuzz columns: the executions and seconds to the first finding.
-  if (engine.rfind("fuzz-", 0) == 0) {
-    std::string c = row.caught ? row.outcome.substr(0, row.outcome.find(' ')) + ", " + std::to_string(row.runs) +
-                                     " execs, " + fmt("%.1f s", row.seconds)
-                               : "- (" + std::to_string(row.runs) + " execs)";
-    if (!row.as_expected) c += " !";
-    return c;
-  }
-  // Relacy's "seed" is the number of the failing execution of its search.
-  const char* unit = engine == "relacy" ? "exec" : "seed";
-  std::string c = row.caught ? (engine == "relacy" ? row.outcome : row.outcome.substr(0, row.outcome.find(' '))) +
-                                   ", " + unit + " " +
-                                   std::to_string(row.first_seed) + ", " + fmt("%.1f s", row.seconds)
-                             : "- (" + std::to_string(row.runs) + (engine == "relacy" ? " execs)" : " seeds)");
-  if (!row.as_expected) c += " !";
-  return c;
+  // Each engine spells its own cells (Relacy counts executions, a fuzzer its inputs).
+  const engines::Engine* e = engines::find_engine(engine);
+  return e != nullptr ? e->cell(row) : row.outcome;
 }
 
 std::string matrix_text(const std::vector<stress::MatrixReport>& per_engine) {
@@ -293,7 +280,12 @@ std::string catalog_text() {
     out += "    history:  " + m.history + "\n";
     out += "    failure:  " + m.failure + "\n";
     out += "    scenario: " + m.scenario + "\n";
-    out += "    on real threads: " + m.stress + "\n";
+    // What an engine says of it (real threads: what they can do with it).
+    for (const engines::Engine* e : engines::all_engines()) {
+      if (!e->note_heading().empty()) {
+        out += "    " + std::string(e->note_heading()) + ": " + std::string(e->note(m)) + "\n";
+      }
+    }
   }
   return out;
 }

@@ -1,7 +1,7 @@
 // The catalog: one MutantInfo per entry of WSSTRESS_POLICIES (pool/mutants.hpp),
 // in list order, the clean pool first. The records are written there, beside
 // the switches they describe; this file only expands them, with the words the
-// records use (Catch, Maybe, Hang, ...) in scope.
+// records use (Hang, Crash, ...) in scope.
 #include "wsstress/stress/catalog.hpp"
 
 namespace wsstress::stress {
@@ -22,9 +22,9 @@ constexpr FailureKinds Crash = of(FailureKind::Crash);
 }  // namespace
 
 const std::vector<MutantInfo>& mutant_catalog() {
-  using enum Expect;
   using namespace kind_sets;
-#define WSSTRESS_CATALOG_RECORD(Type, id, members, ...) MutantInfo{.name = #id, __VA_ARGS__},
+#define WSSTRESS_CATALOG_RECORD(Type, mutant, members, ...) \
+  MutantInfo{.name = #mutant, .id = MutantId::mutant, __VA_ARGS__},
   static const std::vector<MutantInfo> catalog = {WSSTRESS_POLICIES(WSSTRESS_CATALOG_RECORD)};
 #undef WSSTRESS_CATALOG_RECORD
   return catalog;

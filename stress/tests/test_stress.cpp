@@ -15,7 +15,6 @@
 
 #include "wsstress/stress/campaign.hpp"
 #include "wsstress/stress/catalog.hpp"
-#include "wsstress/stress/matrix.hpp"
 #include "wsstress/stress/parallelism.hpp"
 #include "wsstress/stress/runner.hpp"
 #include "wsstress/stress/scenarios.hpp"
@@ -90,24 +89,20 @@ TEST(Runner, TheCatalogListsExactlyTheMutantList) {
 }
 
 // Every record of the list says what a reader of the matrix needs: where the
-// bug comes from, what goes wrong, a scenario that exists, what real threads
-// can do with it; harmless policies are expected to pass on every engine and
-// only they.
+// bug comes from, what goes wrong, a scenario that exists, and its place in
+// the list (what the engines' tables are keyed by). What the engines expect
+// of it is engines/'s (engines.Expectations.*).
 TEST(Runner, EveryCatalogRecordIsComplete) {
   const auto scenarios = scenario_names();
+  std::size_t place = 0;
   for (const MutantInfo& m : mutant_catalog()) {
     EXPECT_FALSE(m.history.empty()) << m.name;
     EXPECT_FALSE(m.failure.empty()) << m.name;
-    EXPECT_FALSE(m.stress.empty()) << m.name;
     EXPECT_NE(std::find(scenarios.begin(), scenarios.end(), m.scenario), scenarios.end()) << m.name;
-    const bool harmless = m.name == "none" || m.negative_control;
-    EXPECT_EQ(m.stress_expect == Expect::Pass, harmless) << m.name;
-    if (harmless) {
-      EXPECT_EQ(m.sim_sc_expect, Expect::Pass) << m.name;
-      EXPECT_EQ(m.sim_tso_expect, Expect::Pass) << m.name;
-      EXPECT_TRUE(m.relacy_expect == Expect::Pass || m.relacy_expect == Expect::Cannot) << m.name;
-    }
+    EXPECT_EQ(static_cast<std::size_t>(m.id), place++) << m.name;
+    EXPECT_EQ(m.harmless(), m.name == "none" || m.negative_control) << m.name;
   }
+  EXPECT_EQ(place, kMutantCount);
 }
 
 // One classifier for every engine's verdict (issue #15 point 4).
@@ -181,40 +176,6 @@ TEST(Oracle, ACheckBuildsItsMessageOnlyWhenItFails) {
   });
   EXPECT_EQ(built, 1);
   EXPECT_EQ(c.verdict().message, "leaf ran 2 times");
-}
-
-// A child that ASan ends (exit 1 and a report, not a signal) crashed the pool
-// under test: a catch with the report's line, not an engine error with its
-// banner, and with the fuzz engine's executions to the finding. A child that
-// exits 1 without a report stays an engine error.
-TEST(Matrix, AnAsanExitIsACrashWithTheReportsLine) {
-  const auto matrix_with = [](bool asan_report) {
-    MatrixEngine e;
-    e.run = [asan_report](const MatrixSpec&, const MutantInfo&, const std::string&, const Deliver&) -> EngineResult {
-      std::fprintf(stderr, "%s1234 executions in 5.500 s\n", kFuzzFindingMarker);
-      std::fprintf(stderr, "=================================================================\n");
-      if (asan_report) std::fprintf(stderr, "==7==ERROR: AddressSanitizer: stack-buffer-underflow on address 0x7f\n");
-      std::fflush(stderr);
-      std::_Exit(1);
-    };
-    MatrixSpec spec;
-    spec.engine = "fuzz-schedule";
-    spec.budget_s = 5;
-    spec.only = {"deque_pop_no_fence"};
-    return run_matrix(spec, e, nullptr);
-  };
-  const MatrixReport crashed = matrix_with(true);
-  ASSERT_EQ(crashed.rows.size(), 1u);
-  EXPECT_TRUE(crashed.rows[0].caught);
-  EXPECT_EQ(crashed.rows[0].outcome, "crash (exit 1)");
-  EXPECT_EQ(crashed.rows[0].message, "ERROR: AddressSanitizer: stack-buffer-underflow on address 0x7f");
-  EXPECT_EQ(crashed.rows[0].kind, FailureKind::Crash);
-  EXPECT_EQ(crashed.rows[0].runs, 1234u);  // the fuzz engine's marker: when its finding was made
-  EXPECT_DOUBLE_EQ(crashed.rows[0].seconds, 5.5);
-  const MatrixReport failed = matrix_with(false);
-  ASSERT_EQ(failed.rows.size(), 1u);
-  EXPECT_FALSE(failed.rows[0].caught);
-  EXPECT_EQ(failed.rows[0].outcome, "error (exit 1)");
 }
 
 TEST(Campaign, ShardsSplitTheSeedRangeExactly) {
@@ -327,31 +288,6 @@ TEST(Campaign, ReplayCommandCarriesEveryKnob) {
 
 // The tsan column's message: the report's kind and, per access, the first
 // frame of the project's code, without templates, parameters or return type.
-TEST(TsanEngine, AReportBecomesOneLineWithBothStacks) {
-  const std::string report = R"(==================
-WARNING: ThreadSanitizer: data race (pid=20671)
-  Read of size 1 at 0x7f6ee8b3b2d0 by thread T2:
-    #0 std::variant<std::monostate, unsigned long, std::__exception_ptr::exception_ptr>::index() const /usr/include/c++/12/variant:1600 (wsstress-tsan+0xa353f)
-    #1 wsstress::pool::JobResult<wsstress::stress::NoisyPlatform, unsigned long>::into_return_value() /work/main/pool/include/wsstress/pool/job.hpp:112 (wsstress-tsan+0xa353f)
-    #2 std::pair<int, int> wsstress::pool::detail::join_impl<A, B>(A&&, B&&) /work/main/pool/include/wsstress/pool/join.hpp:96 (wsstress-tsan+0x51cd22)
-
-  Previous write of size 1 at 0x7f6ee8b3b2d0 by thread T3:
-    #0 pthread_mutex_lock ../../../../src/libsanitizer/sanitizer_common/sanitizer_common_interceptors.inc:4324 (libtsan.so.2+0x4f6c1)
-    #1 wsstress::pool::RegistryRef<wsstress::stress::NoisyPlatform, M>::operator bool() const /work/main/pool/include/wsstress/pool/registry.hpp:84 (wsstress-tsan+0x51d1d3)
-
-  Thread T2 'wsstress-worker' (tid=20674, running) created by main thread at:
-    #0 pthread_create ../../../../src/libsanitizer/tsan/tsan_interceptors_posix.cpp:1001 (libtsan.so.2+0x5ad75)
-
-SUMMARY: ThreadSanitizer: data race /usr/include/c++/12/variant:1600 in std::variant<...>::index() const
-==================
-)";
-  EXPECT_EQ(wsstress::stress::summarize_tsan_report(report),
-            "ThreadSanitizer: data race: Read of size 1 by thread T2 in JobResult::into_return_value at job.hpp:112; "
-            "Previous write of size 1 by thread T3 in RegistryRef::operator bool at registry.hpp:84");
-  EXPECT_EQ(wsstress::stress::summarize_tsan_report("no report here\n"),
-            "ThreadSanitizer: a report without a WARNING line");
-}
-
 // The parallelism figure's counts follow the events of each pool on its own:
 // a worker asleep in one pool beside a job queued in another is no window.
 TEST(Parallelism, AWindowIsAWorkerAsleepBesideAJobOfItsOwnPool) {

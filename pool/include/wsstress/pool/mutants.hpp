@@ -7,8 +7,10 @@
 // builds instantiate the pool with a policy derived from NoMutants that flips
 // one switch, putting a real historical rayon-core bug back, or turn a model
 // knob such as the width of the jobs event counter. Each such policy is one
-// entry of WSSTRESS_MUTANTS at the end of this file, with its story and what
-// every engine is expected to do with it; production never expands that list.
+// entry of WSSTRESS_MUTANTS at the end of this file, with what the bug is (its
+// story, its failure, the failures it may show); what each tool is expected to
+// do with it lives with that tool (engines/), not here. Production never
+// expands that list.
 #pragma once
 
 #include <cstddef>
@@ -145,13 +147,7 @@ struct NoMutants {
 // the matrix call it. The record fills stress::MutantInfo (stress/catalog.hpp):
 //   .history   the upstream commit or PR that fixed it (or where it comes from);
 //   .failure   what goes wrong, and .scenario the scenario that shows it fastest;
-//   .stress    what the real-thread engine can do with it;
-//   .*_expect  per engine (stress = real threads, sim_sc / sim_tso = the
-//              simulator's PCT sweep, relacy = the Relacy models, tsan = the
-//              scenarios on real threads under ThreadSanitizer): Catch within
-//              the matrix's budget, Maybe (reachable but rare, or only in some
-//              builds), Cannot (not reachable there), Pass (must never fail),
-//              all as measured in the README's matrix;
+//   .negative_control  expected harmless (every tool must pass it);
 //   .kinds     the failures a catch may show (stress/failure_kind.hpp): a lost
 //              wake-up is a Hang everywhere; a freed registry is UseAfterFree
 //              (the liveness stamps, ASan) or a Crash in a default build; the
@@ -164,18 +160,16 @@ struct NoMutants {
 // The engines' runner tables (stress/src/runners.cpp, sim/runners.cpp) run
 // each entry as RuntimeMutants (mutant_list.hpp). Adding a mutant is a switch
 // (an entry of WSSTRESS_BRANCH_SWITCHES, or a NoMutants member when it chooses
-// a memory order), its `if` where the bug lived, and one entry here.
+// a memory order), its `if` where the bug lived, and one entry here; then one
+// row in each judged engine's table of expectations (engines/, which the
+// compiler checks against this list).
 // clang-format off
 #define WSSTRESS_MUTANTS(X)                                                                                          \
   X(NoGate5, no_gate5, (static constexpr bool kNoGate5 = true;),                                                     \
     .history = "1222cbe (2020-04, PR #746)",                                                                         \
     .failure = "sleep() trusts the JEC alone; a job it cannot see leaves every worker asleep",                       \
     .scenario = "inject",                                                                                            \
-    .stress = "reachable through broadcasts: inject_broadcast bumps no JEC, so a broadcast job pushed before "       \
-      "the sleeper takes its lock is seen by gate 5 only (the injector path needs a 32-bit JEC rollover)",           \
-    .stress_expect = Catch, .sim_sc_expect = Maybe, .sim_tso_expect = Maybe,                                         \
-    .relacy_expect = Catch,                                                                                          \
-    .tsan_expect = Catch, .kinds = Hang)                                                                             \
+    .kinds = Hang)                                                                                                   \
   /* gate 5 matters only when the JEC cannot tell: narrow it, as upstream's reasoning (rollover) and the         */  \
   /* Relacy notes suggest                                                                                        */  \
   X(NoGate5NarrowJec, no_gate5_narrow_jec,                                                                           \
@@ -183,235 +177,150 @@ struct NoMutants {
     .history = "1222cbe with a 1-bit JEC",                                                                           \
     .failure = "as no_gate5, with a JEC narrow enough to roll over to the value a sleepy thread remembered",         \
     .scenario = "inject",                                                                                            \
-    .stress = "reachable as no_gate5 is; the narrow JEC adds the rollover path",                                     \
-    .stress_expect = Catch, .sim_sc_expect = Maybe, .sim_tso_expect = Maybe,                                         \
-    .relacy_expect = Catch,                                                                                          \
-    .tsan_expect = Catch, .kinds = Hang)                                                                             \
+    .kinds = Hang)                                                                                                   \
   X(NoInjectFence, no_inject_fence, (static constexpr bool kNoInjectFence = true;),                                  \
     .history = "PR #746 (the fence in new_injected_jobs)",                                                           \
     .failure = "none under the C++ model with crossbeam's Injector, whose push is a SeqCst CAS: publisher and "      \
       "sleeper then meet on SeqCst accesses only (no_inject_fence_acq_rel shows what the fence protects)",           \
     .scenario = "inject",                                                                                            \
-    .stress = "masked on x86 too: the push's CAS and the sleeper's CAS are locked instructions, full barriers",      \
-    .stress_expect = Cannot, .sim_sc_expect = Maybe, .sim_tso_expect = Maybe,                                        \
-    .relacy_expect = Pass,                                                                                           \
-    .tsan_expect = Cannot, .kinds = Hang)                                                                            \
+    .kinds = Hang)                                                                                                   \
   X(NoSleepFence, no_sleep_fence, (static constexpr bool kNoSleepFence = true;),                                     \
     .history = "PR #746 (the fence before the final check)",                                                         \
     .failure = "none under the C++ model with crossbeam's Injector, whose is_empty loads are SeqCst; and the "       \
       "broadcast queue's is_empty has its own fence",                                                                \
     .scenario = "inject",                                                                                            \
-    .stress = "masked on x86 too: the CAS that registers the sleeper is a full barrier",                             \
-    .stress_expect = Cannot, .sim_sc_expect = Maybe, .sim_tso_expect = Maybe,                                        \
-    .relacy_expect = Pass,                                                                                           \
-    .tsan_expect = Cannot, .kinds = Hang)                                                                            \
+    .kinds = Hang)                                                                                                   \
   X(LateIsBlockedLock, late_is_blocked_lock, (static constexpr bool kLateIsBlockedLock = true;),                     \
     .history = "the ordering argued in sleep/mod.rs (lock before registering)",                                      \
     .failure = "a waker finds is_blocked false between registration and the lock and leaves; the sleeper then "      \
       "blocks with its latch set",                                                                                   \
     .scenario = "join",                                                                                              \
-    .stress = "reachable with noise between registering and locking",                                                \
-    .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
-    .relacy_expect = Catch, .kinds = Hang)                                                                           \
+    .kinds = Hang)                                                                                                   \
   X(Gate5IgnoresBroadcasts, gate5_ignores_broadcasts, (static constexpr bool kGate5IgnoresBroadcasts = true;),       \
     .history = "be12615 (2022-11, PR #992, rayon-core 1.10.1)",                                                      \
     .failure = "a broadcast job pushed to a worker's own queue while it passes gate 4 is never run",                 \
     .scenario = "broadcast",                                                                                         \
-    .stress = "reachable: broadcast_sleep_race caught it upstream in ~5% of runs",                                   \
-    .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
-    .relacy_expect = Catch,                                                                                          \
-    .tsan_expect = Catch, .kinds = Hang)                                                                             \
+    .kinds = Hang)                                                                                                   \
   X(CrossLatchNoKeepAlive, cross_latch_no_keepalive, (static constexpr bool kCrossLatchNoKeepAlive = true;),         \
     .history = "cbd484c + 0713753 (2020-03)",                                                                        \
     .failure = "the setter notifies a registry its waiter has already freed: use after free",                        \
     .scenario = "cross",                                                                                             \
-    .stress = "not reproduced on real threads so far (1,033 seeds in 20 s under ASan): the waiter must leave "       \
-      "its sleep without the setter's wake-up while the setter sits between set and notify, and its pool must "      \
-      "be freed in that window; AddressSanitizer would see the freed memory, the default build may hang on the "     \
-      "freed registry's mutex (as scope_latch_no_keepalive does). Targets for the simulator and Relacy",             \
-    .stress_expect = Maybe, .sim_sc_expect = Maybe, .sim_tso_expect = Maybe,                                         \
-    .relacy_expect = Maybe, .kinds = UseAfterFree | Crash | Hang)                                                    \
+    .kinds = UseAfterFree | Crash | Hang)                                                                            \
   X(ScopeLatchNoKeepAlive, scope_latch_no_keepalive, (static constexpr bool kScopeLatchNoKeepAlive = true;),         \
     .history = "rayon #1008 (2023-01), fixed in rayon-core 1.10.2 (PR #1013)",                                       \
     .failure = "a job in pool B sets the scope latch owned by a worker of pool A and then notifies A's registry "    \
       "without holding it; the owner may have returned and, with A dropped, its exiting worker freed that "          \
       "registry: use after free",                                                                                    \
     .scenario = "cross_scope",                                                                                       \
-    .stress = "under ASan, heap-use-after-free within the first 13 seeds (under 0.5 s) in three runs; in the "       \
-      "default build the setter locks the freed registry's futex mutex, whose reused word can read as locked, "      \
-      "and waits on it for ever: a hang (seeds 12 and 42, 2026-12-05; with glibc's mutex it read the freed "         \
-      "memory silently). Caught by the simulator's liveness stamps (PCT)",                                           \
-    .stress_expect = Maybe, .sim_sc_expect = Maybe, .sim_tso_expect = Maybe,                                         \
-    .relacy_expect = Maybe, .kinds = UseAfterFree | Crash | Hang | DataRace)                                         \
+    .kinds = UseAfterFree | Crash | Hang | DataRace)                                                                 \
   X(CrossIsCold, cross_is_cold, (static constexpr bool kCrossIsCold = true;),                                        \
     .history = "36577d6 (2017-09, PR #449)",                                                                         \
     .failure = "a worker of pool A entering pool B blocks instead of working; A->B->A with busy pools deadlocks",    \
     .scenario = "cross",                                                                                             \
-    .stress = "reachable: a hang",                                                                                   \
-    .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
-    .relacy_expect = Catch,                                                                                          \
-    .tsan_expect = Catch, .kinds = Hang)                                                                             \
+    .kinds = Hang)                                                                                                   \
   X(SelfInstallBlocks, self_install_blocks, (static constexpr bool kSelfInstallBlocks = true;),                      \
     .history = "03e5d2d (2017-09, #446)",                                                                            \
     .failure = "install from a worker into its own pool injects and blocks that worker; with one thread, a "         \
       "deadlock",                                                                                                    \
     .scenario = "cross",                                                                                             \
-    .stress = "reachable: a hang",                                                                                   \
-    .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
-    .relacy_expect = Cannot,                                                                                         \
-    .tsan_expect = Catch, .kinds = Hang)                                                                             \
+    .kinds = Hang)                                                                                                   \
   X(LatchSetNoWake, latch_set_no_wake, (static constexpr bool kLatchSetNoWake = true;),                              \
     .history = "the contract of CoreLatch::set (SLEEPING means: wake the owner)",                                    \
     .failure = "an owner asleep on its latch is never woken when the latch is set",                                  \
     .scenario = "join",                                                                                              \
-    .stress = "reachable: a hang",                                                                                   \
-    .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
-    .relacy_expect = Catch,                                                                                          \
-    .tsan_expect = Catch, .kinds = Hang)                                                                             \
+    .kinds = Hang)                                                                                                   \
   X(TerminateNoWake, terminate_no_wake, (static constexpr bool kTerminateNoWake = true;),                            \
     .history = "108442d (2017, #200)",                                                                               \
     .failure = "dropping a pool sets the terminate latches without waking sleeping workers: they never exit",        \
     .scenario = "terminate",                                                                                         \
-    .stress = "reachable: a hang",                                                                                   \
-    .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
-    .relacy_expect = Catch,                                                                                          \
-    .tsan_expect = Catch, .kinds = Hang)                                                                             \
+    .kinds = Hang)                                                                                                   \
   X(LockLatchSetOutsideMutex, lock_latch_set_outside_mutex,                                                          \
     (static constexpr bool kLockLatchSetOutsideMutex = true;),                                                       \
     .history = "f17d745 (2016)",                                                                                     \
     .failure = "the flag is set and notified between a waiter's check and its wait: the waiter sleeps forever; "     \
       "or the waiter sees the flag, returns and its thread frees the latch before the notify: use after free",       \
     .scenario = "inject",                                                                                            \
-    .stress = "reachable with noise before the condvar wait",                                                        \
-    .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
-    .relacy_expect = Catch,                                                                                          \
-    .tsan_expect = Catch, .kinds = Hang | UseAfterFree | DataRace)                                                   \
+    .kinds = Hang | UseAfterFree | DataRace)                                                                         \
   X(LockLatchWaitOnce, lock_latch_wait_once, (static constexpr bool kLockLatchWaitOnce = true;),                     \
     .history = "catalog extra (the loop in LockLatch::wait, rayon-core latch.rs: `while !*guard`)",                  \
     .failure = "a spurious condvar wake-up returns from the wait before the latch is set: the outside caller "       \
       "reads a job result that is not there, or returns and frees the job whose latch the worker then sets",        \
     .scenario = "inject",                                                                                            \
-    .stress = "reachable since the noisy condvar wakes spuriously (issue #18); glibc almost never does. Under "      \
-      "TSan the early read of the result and the worker's write of it are a data race, when TSan sees them first",   \
-    .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
-    .relacy_expect = Cannot,                                                                                         \
-    .tsan_expect = Catch, .kinds = Assertion | Crash | DataRace | UseAfterFree)                                      \
+    .kinds = Assertion | Crash | DataRace | UseAfterFree)                                                            \
   X(ColdLatchNoReset, cold_latch_no_reset, (static constexpr bool kColdLatchNoReset = true;),                        \
     .history = "catalog extra (the reset in in_worker_cold)",                                                        \
     .failure = "the thread-local latch stays set: the next cold call returns before its job ran",                    \
     .scenario = "inject",                                                                                            \
-    .stress = "reachable: the pool aborts reading an empty result",                                                  \
-    .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
-    .relacy_expect = Cannot,                                                                                         \
-    .tsan_expect = Catch, .kinds = Assertion | Crash)                                                                \
+    .kinds = Assertion | Crash)                                                                                      \
   X(InternalPushNoJec, internal_push_no_jec, (static constexpr bool kInternalPushNoJec = true;),                     \
     .history = "catalog extra (kind 2 of the lost wake-ups of the design: a sleepy worker misses an internal push)",  \
     .failure = "a sleepy worker sleeps beside a job pushed on another worker's deque: one helper fewer, no wrong result", \
     .scenario = "rendezvous",                                                                                        \
-    .stress = "reachable only where one half of a join waits for the other to start (the rendezvous scenario)",      \
-    .stress_expect = Maybe, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
-    .relacy_expect = Cannot,                                                                                         \
-    .tsan_expect = Catch, .kinds = Hang)                                                                             \
+    .kinds = Hang)                                                                                                   \
   X(SpawnNoCatchUnwind, spawn_no_catch_unwind, (static constexpr bool kSpawnNoCatchUnwind = true;),                \
     .history = "catalog extra (spawn's catch_unwind around the closure)",                                            \
     .failure = "a spawned job's exception meets the job's noexcept frame: std::terminate ends the process",          \
     .scenario = "exception",                                                                                         \
-    .stress = "reachable: the process aborts at the first throwing spawn",                                           \
-    .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
-    .relacy_expect = Cannot,                                                                                         \
-    .tsan_expect = Catch, .kinds = Crash)                                                                            \
+    .kinds = Crash)                                                                                                  \
   X(SpawnNoTerminateCount, spawn_no_terminate_count, (static constexpr bool kSpawnNoTerminateCount = true;),         \
     .history = "catalog extra (spawn's increment_terminate_count)",                                                  \
     .failure = "a pool terminates with spawned jobs still queued: jobs are lost or a worker exits with work",        \
     .scenario = "terminate",                                                                                         \
-    .stress = "reachable",                                                                                           \
-    .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
-    .relacy_expect = Cannot,                                                                                         \
-    .tsan_expect = Catch, .kinds = Hang | WrongResult)                                                               \
+    .kinds = Hang | WrongResult)                                                                                     \
   X(ArcJobNoCreatorRef, arc_job_no_creator_ref, (static constexpr bool kArcJobNoCreatorRef = true;),                \
     .history = "catalog extra (issue #38: rayon-core's ArcJob is an Arc, and Arc::new starts at one, the creator's " \
       "reference; a blind bug of the held-out measurement)",                                                        \
     .failure = "a broadcast job's count starts at zero: the first worker to run its JobRef frees the job while the " \
       "broadcaster still makes the next workers' JobRefs: use after free",                                           \
     .scenario = "broadcast",                                                                                         \
-    .stress = "reachable: a worker must run its copy before the broadcaster has pushed the next one; the default "  \
-      "build reads the freed job silently (ASan or the simulator's liveness stamps see it)",                         \
-    .stress_expect = Maybe, .sim_sc_expect = Catch, .sim_tso_expect = Catch, .sim_cpp_expect = Catch,               \
-    .relacy_expect = Catch,                                                                                          \
-    .tsan_expect = Catch, .kinds = UseAfterFree | Crash)                                                             \
+    .kinds = UseAfterFree | Crash)                                                                                   \
   X(IsSleepyAlwaysTrue, is_sleepy_always_true, (static constexpr bool kIsSleepyAlwaysTrue = true;),                  \
     .history = "c3a5304 (2020-05)",                                                                                  \
     .failure = "the JEC parity test is masked with 0: every value looks sleepy",                                     \
     .scenario = "join",                                                                                              \
-    .stress = "caught by the JEC parity invariant",                                                                  \
-    .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
-    .relacy_expect = Cannot,                                                                                         \
-    .tsan_expect = Catch, .kinds = Assertion)                                                                        \
+    .kinds = Assertion)                                                                                              \
   X(JecCarry, jec_carry,                                                                                             \
     (static constexpr unsigned kJecBits = 2; static constexpr bool kJecBelowCounters = true;                         \
      static constexpr bool kJecIncrementCarries = true;),                                                            \
     .history = "908e137 (2020-04), e768237 (2020-09, #797)",                                                         \
     .failure = "the JEC increment carries out of its field into the sleeping-thread count",                          \
     .scenario = "join",                                                                                              \
-    .stress = "caught by the counter invariants",                                                                    \
-    .stress_expect = Catch, .sim_sc_expect = Catch, .sim_tso_expect = Catch,                                         \
-    .relacy_expect = Cannot,                                                                                         \
-    .tsan_expect = Catch, .kinds = Assertion)                                                                        \
+    .kinds = Assertion)                                                                                              \
   X(DequePopNoFence, deque_pop_no_fence, (static constexpr bool kDequePopNoFence = true;),                           \
     .history = "Le, Pop, Cohen, Zappa Nardelli (PPoPP 2013): the fence in take()",                                   \
     .failure = "the owner's pop reads `front` before its store of `back` is visible: owner and thief both take "     \
       "the last job, which runs twice",                                                                              \
     .scenario = "join",                                                                                              \
-    .stress = "a store->load reordering: x86 shows it only rarely on real threads; the TSO simulator's store "       \
-      "buffer shows it once stores stay buffered for tens of decisions (issue #37: a per-seed flush rate)",          \
-    .stress_expect = Maybe, .sim_sc_expect = Cannot, .sim_tso_expect = Catch,                                        \
-    .sim_cpp_expect = Catch,                                                                                         \
-    .relacy_expect = Catch,                                                                                          \
-    .tsan_expect = Cannot, .kinds = DataRace | WrongResult | UseAfterFree | Crash | Hang)                            \
+    .kinds = DataRace | WrongResult | UseAfterFree | Crash | Hang)                                                   \
   X(DequePushRelaxed, deque_push_relaxed, (static constexpr bool kDequePushRelaxed = true;),                         \
     .history = "crossbeam-deque's push (the Release fence and store that publish `back`)",                           \
     .failure = "a thief sees the new `back` before the job in its slot and takes an empty slot: the job is lost",    \
     .scenario = "join",                                                                                              \
-    .stress = "not on x86: stores are not reordered with stores there (nor in the TSO simulator); needs Relacy",     \
-    .stress_expect = Cannot, .sim_sc_expect = Cannot, .sim_tso_expect = Cannot,                                      \
-    .sim_cpp_expect = Catch,                                                                                         \
-    .relacy_expect = Catch,                                                                                          \
-    .tsan_expect = Catch, .kinds = Assertion | Hang | WrongResult | DataRace)                                        \
+    .kinds = Assertion | Hang | WrongResult | DataRace)                                                              \
   /* weak-memory orders of the latches (issue #18): x86 and TSO cannot show them                                */  \
   X(LatchProbeRelaxed, latch_probe_relaxed, (static constexpr bool kLatchProbeRelaxed = true;),                      \
     .history = "issue #18: latch.rs's Acquire probe weakened (the latch's half of the job result's order)",          \
     .failure = "the waiter of a join sees the latch set and reads the stolen half's result with no Acquire: "       \
       "nothing orders the thief's write of the result before that read",                                             \
     .scenario = "join",                                                                                              \
-    .stress = "not on x86: every load is an acquire there (nor in the TSO simulator); needs Relacy or TSan",       \
-    .stress_expect = Cannot, .sim_sc_expect = Cannot, .sim_tso_expect = Cannot,                                      \
-    .sim_cpp_expect = Catch,                                                                                         \
-    .relacy_expect = Catch, .tsan_expect = Catch, .kinds = DataRace)                                                 \
+    .kinds = DataRace)                                                                                               \
   X(CountLatchSubRelaxed, count_latch_sub_relaxed, (static constexpr bool kCountLatchSubRelaxed = true;),            \
     .history = "issue #18: latch.rs's SeqCst CountLatch decrement weakened to Relaxed",                              \
     .failure = "a scope job that is not the last to finish releases nothing: the scope's owner returns with no "   \
       "order after that job's writes",                                                                               \
     .scenario = "scope",                                                                                             \
-    .stress = "not on x86: a locked RMW is a full barrier there (nor in the TSO simulator); needs Relacy or TSan; "  \
-      "the simulator's C++ model shows the owner's later loads reading stale values (a crash, seed 433)",           \
-    .stress_expect = Cannot, .sim_sc_expect = Cannot, .sim_tso_expect = Cannot,                                      \
-    .sim_cpp_expect = Catch,                                                                                         \
-    .relacy_expect = Catch, .tsan_expect = Catch, .kinds = DataRace | Crash)                                         \
+    .kinds = DataRace | Crash)                                                                                       \
   /* negative controls: expected harmless                                                                        */  \
   X(NarrowJec, narrow_jec, (static constexpr unsigned kJecBits = 1;),                                                \
     .history = "model knob (1-bit JEC)",                                                                             \
     .failure = "none expected: gate 5 and the SeqCst fences cover a JEC that rolls over",                            \
     .scenario = "inject",                                                                                            \
-    .stress = "negative control: must pass",                                                                         \
-    .stress_expect = Pass, .negative_control = true, .sim_sc_expect = Pass,                                          \
-    .sim_tso_expect = Pass, .relacy_expect = Cannot)                                                                 \
+    .negative_control = true)                                                                                        \
   X(CoreLatchSetSeqCst, core_latch_set_seqcst, (static constexpr bool kCoreLatchSetSeqCst = true;),                  \
     .history = "6b1367f (2026-04, #1297)",                                                                           \
     .failure = "none expected: judged an oversight upstream, never shown to fail",                                   \
     .scenario = "join",                                                                                              \
-    .stress = "negative control: must pass",                                                                         \
-    .stress_expect = Pass, .negative_control = true, .sim_sc_expect = Pass,                                          \
-    .sim_tso_expect = Pass, .relacy_expect = Pass)                                                                   \
+    .negative_control = true)                                                                                        \
   /* the fence table (pool/README.md): the Injector weakened to the orders the seeds' proof sketch assumes,      */  \
   /* alone (a negative control: the fences cover it) and with either handshake fence removed                     */  \
   X(InjectorAcqRel, injector_acq_rel, (static constexpr bool kInjectorAcqRel = true;),                               \
@@ -419,21 +328,14 @@ struct NoMutants {
     .failure = "none expected: the Injector's SeqCst push CAS, steal CAS and is_empty loads weakened to Release "    \
       "/ AcqRel / Acquire; the two SeqCst fences of the handshake restore the ordering",                             \
     .scenario = "inject",                                                                                            \
-    .stress = "negative control: must pass (and x86 compiles both orders alike)",                                    \
-    .stress_expect = Pass, .negative_control = true, .sim_sc_expect = Pass,                                          \
-    .sim_tso_expect = Pass, .relacy_expect = Pass)                                                                   \
+    .negative_control = true)                                                                                        \
   X(NoInjectFenceAcqRel, no_inject_fence_acq_rel,                                                                    \
     (static constexpr bool kNoInjectFence = true; static constexpr bool kInjectorAcqRel = true;),                    \
     .history = "fence table: no_inject_fence over injector_acq_rel",                                                 \
     .failure = "the inject fence's store->load reordering, once the Injector's own SeqCst operations no longer "     \
       "forbid it",                                                                                                   \
     .scenario = "inject",                                                                                            \
-    .stress = "masked on x86 and under TSO: the push is a locked CAS there, a full barrier; needs Relacy or the "   \
-      "simulator's C++ model (one-worker pools, issue #37)",                                                         \
-    .stress_expect = Cannot, .sim_sc_expect = Cannot, .sim_tso_expect = Cannot,                                       \
-    .sim_cpp_expect = Catch,                                                                                         \
-    .relacy_expect = Catch,                                                                                          \
-    .tsan_expect = Cannot, .kinds = Hang)                                                                            \
+    .kinds = Hang)                                                                                                   \
   X(NoSleepFenceAcqRel, no_sleep_fence_acq_rel,                                                                      \
     (static constexpr bool kNoSleepFence = true; static constexpr bool kInjectorAcqRel = true;),                     \
     .history = "fence table: no_sleep_fence over injector_acq_rel",                                                  \
@@ -441,27 +343,20 @@ struct NoMutants {
       "registry.rs:746), and crossbeam's Stealer::is_empty runs a SeqCst fence between its loads, which stands "     \
       "in for the sleep fence even once is_empty's Injector loads are Acquire",                                      \
     .scenario = "inject",                                                                                            \
-    .stress = "negative control: must pass (equivalent under the C++ model, shown exhaustively by Relacy)",          \
-    .stress_expect = Pass, .negative_control = true, .sim_sc_expect = Pass,                                          \
-    .sim_tso_expect = Pass, .relacy_expect = Pass)                                                                   \
+    .negative_control = true)                                                                                        \
   /* crossbeam-epoch's x86 pin (a SeqCst CAS on a private word) in Deque::steal                                  */  \
   X(EpochPinX86Cas, epoch_pin_x86_cas, (static constexpr bool kEpochPinX86Cas = true;),                              \
     .history = "crossbeam-epoch 0.9.13 pin() on x86 (a SeqCst CAS instead of a SeqCst fence)",                       \
     .failure = "under the C++ model a SeqCst RMW on the thief's own word does not order its loads of front and "     \
       "back: a thief and the owner may both take the last job",                                                      \
     .scenario = "join",                                                                                              \
-    .stress = "not on x86: a locked CAS is a full barrier there, as crossbeam relies on; needs Relacy",              \
-    .stress_expect = Cannot, .sim_sc_expect = Maybe, .sim_tso_expect = Maybe,                                        \
-    .sim_cpp_expect = Catch,                                                                                         \
-    .relacy_expect = Catch, .tsan_expect = Cannot, .kinds = DataRace | WrongResult)
+    .kinds = DataRace | WrongResult)
 
 // The clean pool first, then every mutant: what the runner tables and the catalog hold.
 #define WSSTRESS_POLICIES(X)                                                                                         \
   X(NoMutants, none, (),                                                                                             \
     .history = "-",                                                                                                  \
     .failure = "the clean pool: nothing may fail",                                                                   \
-    .scenario = "mixed",                                                                                             \
-    .stress = "must pass every seed",                                                                                \
-    .stress_expect = Pass, .sim_sc_expect = Pass, .sim_tso_expect = Pass, .relacy_expect = Pass)                     \
+    .scenario = "mixed")                                                                                             \
   WSSTRESS_MUTANTS(X)
 // clang-format on

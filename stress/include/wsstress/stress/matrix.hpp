@@ -1,9 +1,9 @@
-// The mutant matrix: every catalog mutant (and the clean pool) run by an
-// engine for a time budget, each in a forked child process of its own (a
-// mutant may crash or hang the process), reporting whether and how fast it
-// was caught. The matrix asks an engine through its library API (a
-// MatrixEngine) and reads back a typed EngineResult; it spells no command
-// line and parses no report.
+// The mutant matrix's data: what a row asks of an engine (MatrixSpec), what
+// the engine returns (EngineResult, typed: the matrix spells no command line
+// and parses no report), and the rows and report the matrix makes of it
+// (engines/matrix.hpp runs it, each engine is an engines::Engine). Every
+// catalog mutant (and the clean pool) runs for a time budget, each in a
+// forked child process of its own, as a mutant may crash or hang the process.
 #pragma once
 
 #include <cstdint>
@@ -19,7 +19,8 @@
 namespace wsstress::stress {
 
 struct MatrixSpec {
-  std::string engine = "stress";  // stress, sim-sc, sim-tso, relacy, tsan, ...
+  std::string engine;            // the column's engine (engines::Engine::name)
+  std::string self;              // this executable, which some engines start as a child
   std::size_t sim_iterations = 3;
   double budget_s = 60;          // per mutant
   double hang_timeout_s = 2;     // no progress for this long in a child = a hang
@@ -54,41 +55,6 @@ inline EngineResult engine_error(int exit_code, std::string message) {
 // that cannot return (a hang: the pool's threads are stuck).
 using Deliver = std::function<void(const EngineResult&)>;
 
-// An engine the matrix can ask. `run` executes in the row's child process
-// (`dir` is the matrix's scratch folder) and returns the result, or ends the
-// process through `deliver`. The child is killed at budgets x budget_s +
-// hang_factor x hang timeout + slack_s.
-struct MatrixEngine {
-  std::function<EngineResult(const MatrixSpec&, const MutantInfo&, const std::string& dir, const Deliver&)> run;
-  double budgets = 1;   // Relacy runs one search per model that targets the mutant
-  double slack_s = 30;  // a fuzz engine converts its finding after the budget
-  // The column measures (a strategy or a fuzzer the catalog's expectations
-  // were not set with): only the clean pool and the negative controls are
-  // judged there (no finding).
-  bool measure_only = false;
-  // The engine's own hang timeout, in matrix hang timeouts (TSan runs 5x slower).
-  double hang_factor = 1;
-};
-
-// The engines built into stress/: "stress" (real threads), "sim-sc",
-// "sim-tso" (the simulator's PCT sweep), and under SC "sim-random" (the
-// uniform random walk), "sim-sleep-first" and "sim-portfolio"; nullptr for
-// another name.
-const MatrixEngine* builtin_engine(const std::string& name);
-
-// "tsan": the mutant's scenario on real threads in wsstress-tsan, the
-// scenarios built with ThreadSanitizer (found beside the running executable,
-// or at $WSSTRESS_TSAN_RUNNER); a TSan report is a `race` row.
-const MatrixEngine& tsan_matrix_engine();
-// The whole file at `path` ("" if it cannot be read): what an engine's child wrote.
-std::string slurp(const std::string& path);
-
-// A TSan report's one line for that row: its kind and, for each of its two
-// accesses, the first frame of the project's own code ("ThreadSanitizer: data
-// race: Read of size 1 by thread T2 in JobResult::into_return_value at
-// job.hpp:112; Previous write ...").
-std::string summarize_tsan_report(const std::string& log);
-
 // What a fuzz engine's child writes to its stderr before it converts a
 // finding in process: a conversion that crashes the child (ASan ends it, the
 // pool under test crashed) still reports how many executions found it and
@@ -107,7 +73,7 @@ struct MatrixRow {
   std::string replay;         // the child's replay command for the catch
   FailureKind kind = FailureKind::None;  // what the catch was (classify_failure)
   bool kind_as_expected = true;          // the catch's kind is one the catalog allows
-  bool as_expected = true;    // per the catalog's Expect: caught if Catch, clean if Pass; and of an allowed kind
+  bool as_expected = true;    // per the engine's Expect: caught if Catch, clean if Pass; and of an allowed kind
 };
 
 struct MatrixReport {
@@ -117,10 +83,6 @@ struct MatrixReport {
   double elapsed_s = 0;
 };
 
-// Runs the matrix with `engine` (spec.engine names it, and says which of the
-// catalog's expectations judge the rows); `on_row` is called as
-// each row completes (for progress).
-MatrixReport run_matrix(const MatrixSpec& spec, const MatrixEngine& engine,
-                        const std::function<void(const MatrixRow&)>& on_row);
+// run_matrix (engines/matrix.hpp) runs the rows; the engines (engines/engine.hpp) fill them.
 
 }  // namespace wsstress::stress

@@ -1,9 +1,10 @@
 // run_matrix: one forked child per mutant, in which the engine runs through
-// its library API (MatrixEngine) and leaves a typed EngineResult in a file;
-// the child's end (a result, a signal, the backstop's kill) becomes a row,
-// judged against the catalog. An engine sweeps seeds from 0 until the first
-// failure or until its time budget runs out.
-#include "wsstress/stress/matrix.hpp"
+// its library API (an engines::Engine) and leaves a typed EngineResult in a
+// file; the child's end (a result, a signal, the backstop's kill) becomes a
+// row, judged against what that engine expects of the mutant. An engine
+// sweeps seeds from 0 until the first failure or until its time budget runs
+// out.
+#include "wsstress/engines/matrix.hpp"
 
 #include "wsstress/stress/sweep.hpp"
 
@@ -25,10 +26,17 @@
 #include <thread>
 
 namespace wsstress::stress {
-
 // The child's result crosses the process boundary as JSON of the typed
 // struct, written and read only here.
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(EngineResult, caught, outcome, message, first_seed, runs, at_seconds, replay)
+}  // namespace wsstress::stress
+
+namespace wsstress::engines {
+
+using stress::FailureKind;
+using stress::StopSignals;
+using stress::classify_failure;
+using stress::mutant_catalog;
 
 std::string slurp(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
@@ -51,7 +59,7 @@ struct ChildEnd {
 // a group of its own, which the fuzz engine passes signals to), stdout to
 // /dev/null and stderr to `err` (a crash's last words), then the engine; its
 // result goes to `result` and the process ends.
-[[noreturn]] void be_child(const MatrixSpec& spec, const MatrixEngine& engine, const MutantInfo& m,
+[[noreturn]] void be_child(const MatrixSpec& spec, const Engine& engine, const MutantInfo& m,
                            const std::string& dir, const std::string& result, const std::string& err) {
   setpgid(0, 0);
   const int out = open("/dev/null", O_WRONLY);
@@ -78,7 +86,7 @@ struct ChildEnd {
 // Forks the child for one row and waits until it ends, or kills it at
 // `limit` seconds; a stop signal is passed on to it, with a few seconds to
 // report what it ran before the backstop.
-ChildEnd run_child(const MatrixSpec& spec, const MatrixEngine& engine, const MutantInfo& m, const std::string& dir,
+ChildEnd run_child(const MatrixSpec& spec, const Engine& engine, const MutantInfo& m, const std::string& dir,
                    const std::string& result, const std::string& err, double limit) {
   std::fflush(nullptr);  // nothing buffered is written twice
   const auto start = std::chrono::steady_clock::now();
@@ -119,9 +127,9 @@ void read_crash(const std::string& e, MatrixRow& row) {
       row.replay = e.substr(start, e.find('\n', start) - start);
     }
   }
-  if (auto at = e.find(kFuzzFindingMarker); at != std::string::npos) {
+  if (auto at = e.find(stress::kFuzzFindingMarker); at != std::string::npos) {
     char* end = nullptr;
-    row.runs = std::strtoull(e.c_str() + at + std::strlen(kFuzzFindingMarker), &end, 10);
+    row.runs = std::strtoull(e.c_str() + at + std::strlen(stress::kFuzzFindingMarker), &end, 10);
     const std::string in = " executions in ";
     if (e.compare(end - e.c_str(), in.size(), in) == 0) row.seconds = std::strtod(end + in.size(), nullptr);
   }
@@ -179,41 +187,33 @@ void read_outcome(const ChildEnd& end, const std::string& result, const std::str
   }
 }
 
-// Whether the row is what the catalog expects of the mutant on this engine.
-void judge(const MatrixSpec& spec, const MatrixEngine& engine, const MutantInfo& m, MatrixRow& row) {
+// Whether the row is what the engine expects of the mutant.
+void judge(const Engine& engine, const MutantInfo& m, MatrixRow& row) {
   // An engine that could not run (no runner, a tool failure) measured
   // nothing: that is never what the catalog expects, whatever it expects.
-  if (row.outcome.rfind("error", 0) == 0) {
+  if (is_engine_error(row)) {
     row.as_expected = false;
     return;
   }
-  const bool measure_only = engine.measure_only;
-  const Expect measured_expect = m.name == "none" || m.negative_control ? Expect::Pass : Expect::Maybe;
-  switch (measure_only ? measured_expect
-          : spec.engine == "stress" ? m.stress_expect
-          : spec.engine == "sim-sc" ? m.sim_sc_expect
-          : spec.engine == "sim-cpp" ? (measured_expect == Expect::Pass ? Expect::Pass : m.sim_cpp_expect)
-          : spec.engine == "relacy" ? m.relacy_expect
-          : spec.engine == "tsan"   ? (measured_expect == Expect::Pass ? Expect::Pass : m.tsan_expect)
-                                    : m.sim_tso_expect) {
+  switch (engine.expect(m)) {
     case Expect::Catch: row.as_expected = row.caught; break;
     case Expect::Pass: row.as_expected = !row.caught; break;
     case Expect::Maybe:
     case Expect::Cannot: row.as_expected = true; break;
   }
-  // The kind of a catch is judged where the catalog has an expectation; the
-  // fuzz and sim-random columns only measure (a program finding the
-  // simulator cannot replay has no kind of its own).
+  // The kind of a catch is judged where the engine has an expectation; the
+  // columns that only measure do not (a program finding the simulator cannot
+  // replay has no kind of its own).
   if (row.caught) {
     row.kind = classify_failure(row.outcome, row.message);
-    row.kind_as_expected = measure_only || contains(row.mutant.kinds, row.kind);
+    row.kind_as_expected = !engine.judges_kinds() || contains(row.mutant.kinds, row.kind);
     row.as_expected = row.as_expected && row.kind_as_expected;
   }
 }
 
 }  // namespace
 
-MatrixReport run_matrix(const MatrixSpec& spec, const MatrixEngine& engine,
+MatrixReport run_matrix(const MatrixSpec& spec, const Engine& engine,
                         const std::function<void(const MatrixRow&)>& on_row) {
   MatrixReport report;
   report.spec = spec;
@@ -223,7 +223,8 @@ MatrixReport run_matrix(const MatrixSpec& spec, const MatrixEngine& engine,
   if (made == nullptr) throw std::runtime_error("cannot create a temporary directory in /tmp");
   const std::string dir = made;
   // The child stops itself at its budget; this is the backstop.
-  const double limit = engine.budgets * spec.budget_s + engine.hang_factor * spec.hang_timeout_s + engine.slack_s;
+  const Limits l = engine.limits();
+  const double limit = l.budgets * spec.budget_s + l.hang_factor * spec.hang_timeout_s + l.slack_s;
   for (const MutantInfo& m : mutant_catalog()) {
     if (!spec.only.empty() && std::find(spec.only.begin(), spec.only.end(), m.name) == spec.only.end()) continue;
     if ((report.stopped_by_signal = StopSignals::requested()) != 0) break;
@@ -231,8 +232,8 @@ MatrixReport run_matrix(const MatrixSpec& spec, const MatrixEngine& engine,
     row.mutant = m;
     if (const auto over = spec.expect_kinds.find(m.name); over != spec.expect_kinds.end()) row.mutant.kinds = over->second;
     row.scenario = m.scenario;
-    if (spec.engine == "relacy" && m.relacy_expect == Expect::Cannot) {
-      row.outcome = "not modelled";  // no Relacy model targets this mutant: nothing to run
+    if (const std::optional<std::string> skipped = engine.skip(m)) {
+      row.outcome = *skipped;  // nothing to run (Relacy: no model targets this mutant)
     } else {
       const std::string result = dir + "/" + m.name + ".result", err = dir + "/" + m.name + ".err";
       const ChildEnd end = run_child(spec, engine, m, dir, result, err, limit);
@@ -241,7 +242,7 @@ MatrixReport run_matrix(const MatrixSpec& spec, const MatrixEngine& engine,
         break;
       }
       read_outcome(end, result, err, row);
-      judge(spec, engine, m, row);
+      judge(engine, m, row);
       std::remove(result.c_str());
       std::remove(err.c_str());
     }
@@ -254,4 +255,4 @@ MatrixReport run_matrix(const MatrixSpec& spec, const MatrixEngine& engine,
   return report;
 }
 
-}  // namespace wsstress::stress
+}  // namespace wsstress::engines

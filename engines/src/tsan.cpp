@@ -5,7 +5,8 @@
 // anyway. The runner is a process of its own (TSan instruments a whole
 // program); its first report ends it (halt_on_error) and becomes a `race`
 // verdict whose message carries the report's kind and the top frames of both
-// stacks. A hang or a wrong result is reported as `wsstress run` would.
+// stacks. A hang or a wrong result is reported as `wsstress run` would. The
+// table below is what the column caught in the README's measurement.
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -22,13 +23,66 @@
 #include <vector>
 
 #include "wsstress/companion.hpp"
+#include "wsstress/engines/matrix.hpp"
+#include "wsstress/engines/tsan.hpp"
 #include "wsstress/stress/campaign.hpp"
-#include "wsstress/stress/matrix.hpp"
 
 extern char** environ;
 
-namespace wsstress::stress {
+namespace wsstress::engines {
 namespace {
+
+using stress::RunSpec;
+
+// What the column catches by seed 30 (Catch), cannot see (a store->load
+// reordering: TSan judges happens-before on the program's orders, not the
+// hardware's), or may (Maybe, unmeasured); harmless mutants must pass.
+struct TsanRow {
+  MutantId mutant;
+  Expect expect;
+};
+
+namespace tsan_rows {
+using enum MutantId;
+using enum Expect;
+// clang-format off
+constexpr TsanRow kRows[] = {
+    {none,                         Pass},
+    {no_gate5,                     Catch},
+    {no_gate5_narrow_jec,          Catch},
+    {no_inject_fence,              Cannot},
+    {no_sleep_fence,               Cannot},
+    {late_is_blocked_lock,         Maybe},
+    {gate5_ignores_broadcasts,     Catch},
+    {cross_latch_no_keepalive,     Maybe},
+    {scope_latch_no_keepalive,     Maybe},
+    {cross_is_cold,                Catch},
+    {self_install_blocks,          Catch},
+    {latch_set_no_wake,            Catch},
+    {terminate_no_wake,            Catch},
+    {lock_latch_set_outside_mutex, Catch},
+    {lock_latch_wait_once,         Catch},
+    {cold_latch_no_reset,          Catch},
+    {internal_push_no_jec,         Catch},
+    {spawn_no_catch_unwind,        Catch},
+    {spawn_no_terminate_count,     Catch},
+    {arc_job_no_creator_ref,       Catch},
+    {is_sleepy_always_true,        Catch},
+    {jec_carry,                    Catch},
+    {deque_pop_no_fence,           Cannot},
+    {deque_push_relaxed,           Catch},
+    {latch_probe_relaxed,          Catch},
+    {count_latch_sub_relaxed,      Catch},
+    {narrow_jec,                   Pass},
+    {core_latch_set_seqcst,        Pass},
+    {injector_acq_rel,             Pass},
+    {no_inject_fence_acq_rel,      Cannot},
+    {no_sleep_fence_acq_rel,       Pass},
+    {epoch_pin_x86_cas,            Cannot},
+};
+// clang-format on
+static_assert(one_row_per_mutant(kRows), "one row per mutant of pool/mutants.hpp, in its order");
+}  // namespace tsan_rows
 
 // TSan's own exit code for a report, set by the engine (and the default).
 constexpr int kTsanExit = 66;
@@ -188,7 +242,7 @@ EngineResult caught(std::string outcome, std::string message, const RunnerOutput
   return {true, std::move(outcome), std::move(message), p.last_seed, p.runs, seconds, replay};
 }
 
-EngineResult tsan_engine(const MatrixSpec& spec, const MutantInfo& m, const std::string& dir, const Deliver&) {
+EngineResult tsan_row(const MatrixSpec& spec, const MutantInfo& m, const std::string& dir) {
   const std::string runner = companion_program("wsstress-tsan", "WSSTRESS_TSAN_RUNNER");
   if (access(runner.c_str(), X_OK) != 0) {
     return engine_error(3, "no ThreadSanitizer runner at " + runner +
@@ -244,12 +298,22 @@ EngineResult tsan_engine(const MatrixSpec& spec, const MutantInfo& m, const std:
   return engine_error(3, runner + " exited " + std::to_string(code) + ": " + first_line(log));
 }
 
+class TsanEngine final : public Engine {
+ public:
+  std::string_view name() const override { return "tsan"; }
+  int rank() const override { return 90; }
+  std::string_view gloss() const override { return "real threads under ThreadSanitizer"; }
+  // The matrix's backstop allows the runner's longer hang timeout.
+  Limits limits() const override { return {.hang_factor = kHangFactor}; }
+  EngineResult run(const MatrixSpec& spec, const MutantInfo& m, const std::string& dir,
+                   const Deliver&) const override {
+    return tsan_row(spec, m, dir);
+  }
+  Expect expect(const MutantInfo& m) const override { return row_of(tsan_rows::kRows, m.id).expect; }
+};
+
 }  // namespace
 
-const MatrixEngine& tsan_matrix_engine() {
-  // The matrix's backstop allows the runner's longer hang timeout.
-  static const MatrixEngine engine{tsan_engine, 1, 30, false, kHangFactor};
-  return engine;
-}
+WSSTRESS_REGISTER_ENGINE(tsan_engine, TsanEngine{})
 
-}  // namespace wsstress::stress
+}  // namespace wsstress::engines
