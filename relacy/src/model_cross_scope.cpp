@@ -1,4 +1,4 @@
-// Model "cross_scope": a scope latch set from another pool (rayon #1008). A
+// Model "cross_scope": a scope latch set from another pool (1.10.1's race). A
 // job spawned into pool A opens an in-place scope over pool B and spawns one
 // job there, so the scope's latch belongs to A's worker (it names A's
 // registry) while B's worker runs the job and sets it; A's handle is dropped

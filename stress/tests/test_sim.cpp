@@ -312,7 +312,7 @@ TEST(Detection, AnObjectFreedAtItsSchedulingPointIsAUseAfterFree) {
 // rayon-core 1.10.1's ScopeLatch::set (the mutant) notifies the scope owner's
 // registry without holding it: on this PCT seed (found by a sweep, the first
 // failing one of 0..400000 in SC since the engines run the release build) the owner's pool is freed while a worker of
-// the other pool is inside that notify. The clean pool (the 1.10.2 fix) passes
+// the other pool is inside that notify. The clean pool (1.12.0's keep-alive) passes
 // the same seed.
 stress::RunSpec cross_scope_spec(const std::string& mutant) {
   stress::RunSpec s = small("cross_scope");

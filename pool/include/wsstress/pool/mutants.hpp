@@ -43,8 +43,8 @@ namespace wsstress::pool {
   /* (before cbd484c). */                                                                                            \
   X(kCrossLatchNoKeepAlive)                                                                                          \
   /* ScopeLatch::set borrows the waiter's registry across the set instead of */                                      \
-  /* holding a reference: rayon-core 1.10.1's code (rayon #1008, fixed in */                                         \
-  /* rayon-core 1.10.2). */                                                                                          \
+  /* holding a reference: rayon-core 1.10.1's code, kept to 1.11.0 (the */                                           \
+  /* keep-alive is 1.12.0's, commit 32d3774a). */                                                                    \
   X(kScopeLatchNoKeepAlive)                                                                                          \
   /* A worker of another pool entering this one blocks on a LockLatch like an */                                     \
   /* outside thread, instead of working while it waits (before 36577d6). */                                          \
@@ -207,7 +207,7 @@ struct NoMutants {
     .scenario = "cross",                                                                                             \
     .kinds = UseAfterFree | Crash | Hang)                                                                            \
   X(ScopeLatchNoKeepAlive, scope_latch_no_keepalive, (static constexpr bool kScopeLatchNoKeepAlive = true;),         \
-    .history = "rayon #1008 (2023-01), fixed in rayon-core 1.10.2 (PR #1013)",                                       \
+    .history = "rayon-core 1.10.1 to 1.11.0; keep-alive from 1.12.0 (32d3774a, 2023-06, #1059)",                     \
     .failure = "a job in pool B sets the scope latch owned by a worker of pool A and then notifies A's registry "    \
       "without holding it; the owner may have returned and, with A dropped, its exiting worker freed that "          \
       "registry: use after free",                                                                                    \

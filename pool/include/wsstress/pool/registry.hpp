@@ -692,10 +692,10 @@ void SpinLatch<P, M>::set() noexcept {
 // On a worker (of any pool) the waiter keeps working and is woken through its
 // own registry; elsewhere it blocks on a CountLockLatch.
 //
-// Deviation (the fix of rayon-core 1.10.2): 1.10.1's ScopeLatch::set borrows
+// Deviation (rayon-core 1.12.0's keep-alive, commit 32d3774a): 1.10.1's ScopeLatch::set borrows
 // the waiter's registry across the set, and the waiter may return, drop the
 // scope and, once its pool is dropped and its worker exits, free that registry
-// before the notify (rayon #1008), the same race SpinLatch::cross guards
+// before the notify, the same race SpinLatch::cross guards
 // against. Production takes a reference before the set, and only for the
 // decrement that reaches zero: the others never touch the registry, and until
 // that last decrement has set the core latch the waiter cannot return, so the

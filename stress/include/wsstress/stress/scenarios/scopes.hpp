@@ -53,7 +53,7 @@ struct ScopeScenarios {
   // run in pool B, and A's handle is dropped right after the spawn: once the
   // scope returns, A's worker may exit and free A's registry while B's worker
   // is between setting the scope's latch and waking its owner through that
-  // registry (rayon #1008, the 1.10.1 ScopeLatch). Waits, as rayon's tests
+  // registry (the 1.10.1 ScopeLatch, to 1.11.0). Waits, as rayon's tests
   // do, until A's worker has exited.
   static void cross_scope(C& c) {
     const std::size_t n_pools = std::max<std::size_t>(1, c.spec.pools);
