@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report.hpp"
-#include "trace.hpp"
+#include "timeline.hpp"
 
 namespace wsstress::cli {
 

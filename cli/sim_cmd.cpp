@@ -17,7 +17,7 @@
 #include "progress.hpp"
 #include "report.hpp"
 #include "sim_outputs.hpp"
-#include "trace.hpp"
+#include "timeline.hpp"
 #include "wsstress/shown.hpp"
 #include "wsstress/stress/catalog.hpp"
 #include "wsstress/stress/scenarios.hpp"

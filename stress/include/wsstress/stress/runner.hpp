@@ -1,7 +1,7 @@
 // One run: a scenario, for one seed, over the pool instantiated with
-// NoisyPlatform and mutant policy M. Each mutant's runner is compiled in its
-// own translation unit (generated from pool/mutants.hpp); RunFn points at
-// one of them.
+// NoisyPlatform and mutant policy M. A mutant runs as RuntimeMutants: the
+// mutants sharing a static part share one instantiation (runners.cpp, its
+// table generated from pool/mutants.hpp); RunFn points at one entry.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,6 @@
-// Trace renderers (see trace.hpp). Timestamps are scheduling steps, shown in
+// Trace renderers (see timeline.hpp). Timestamps are scheduling steps, shown in
 // Perfetto as microseconds.
-#include "trace.hpp"
+#include "timeline.hpp"
 
 #include <cstdio>
 #include <map>
