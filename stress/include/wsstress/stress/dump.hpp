@@ -13,8 +13,8 @@
 #include <cstdio>
 #include <string>
 
-#include "wsstress/pool.hpp"
-#include "wsstress/stress/noise.hpp"
+#include "wsstress/pool/thread_pool.hpp"
+#include "wsstress/stress/worker_state.hpp"
 
 namespace wsstress::stress {
 

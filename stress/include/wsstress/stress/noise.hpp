@@ -25,6 +25,7 @@
 
 #include "wsstress/pool/platform/std.hpp"
 #include "wsstress/pool/trace.hpp"
+#include "wsstress/stress/progress.hpp"
 #include "wsstress/stress/worker_state.hpp"
 
 namespace wsstress::stress {
@@ -42,12 +43,6 @@ struct Noise {
   static void point(unsigned weight = 1) noexcept;
   // Whether this condvar wait wakes up spuriously (1 in 16, 8, 4 by level).
   static bool spurious() noexcept;
-};
-
-// Counts signs of life: jobs taken by workers, leaves finished by scenarios.
-struct Progress {
-  static void tick() noexcept;
-  static std::uint64_t read() noexcept;
 };
 
 // Where invariant failures go. The campaign installs a handler that writes the

@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-#include "wsstress/pool.hpp"
+#include "wsstress/pool/thread_pool.hpp"
 #include "wsstress/pool/platform/splitmix64.hpp"
 #include "wsstress/stress/dump.hpp"
 

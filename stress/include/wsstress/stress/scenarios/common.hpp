@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "wsstress/stress/noise.hpp"
+#include "wsstress/stress/progress.hpp"
 #include "wsstress/stress/scenario.hpp"
 
 namespace wsstress::stress {
