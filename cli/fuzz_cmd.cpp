@@ -337,10 +337,10 @@ void add_fuzz_options(CLI::App* cmd, FuzzOptions& o) {
          {"program", "schedule"})
       ->capture_default_str();
   add_max_seconds(cmd, o.time_s, "seconds to fuzz", 1.0, 604800.0);
-  add_hang_timeout(cmd, o.hang_timeout_s);
+  add_table_option(cmd, "--hang-timeout", stress::kFuzzCommand, o.hang_timeout_s);
   cmd->add_option("--jobs", o.jobs, "parallel fuzzing processes (libFuzzer -fork)")
       ->check(whole_range(1, 256));
-  add_mutant(cmd, o.mutant);
+  add_table_option(cmd, "--mutant", stress::kFuzzCommand, o.mutant);
   one_of(cmd->add_option("--scenario", o.scenario,
                          "--target schedule: fuzz this scenario's schedules only (default: each input's first byte "
                          "picks); give it to --convert too"),

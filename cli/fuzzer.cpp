@@ -18,6 +18,7 @@
 
 #include "exit_codes.hpp"
 #include "wsstress/companion.hpp"
+#include "wsstress/stress/run_flags.hpp"
 #include "wsstress/stress/sweep.hpp"
 
 #ifndef WSSTRESS_SOURCE_DIR
@@ -75,6 +76,10 @@ std::string fuzz_data_root(const std::string& self) {
   return is_dir(installed + "/fuzz") ? installed : WSSTRESS_SOURCE_DIR;
 }
 
+unsigned target_taker(const std::string& target) {
+  return target == "program" ? stress::kProgramFuzzer : stress::kScheduleFuzzer;
+}
+
 std::vector<std::string> fuzzer_args(const FuzzOptions& o, const std::string& bin, const std::string& corpus) {
   const std::string src = fuzz_data_root(o.self);
   std::vector<std::string> args = {bin, corpus};
@@ -93,6 +98,15 @@ std::vector<std::string> fuzzer_args(const FuzzOptions& o, const std::string& bi
   if (o.runs > 0) args.push_back("-runs=" + std::to_string(o.runs));
   if (o.seed > 0) args.push_back("-seed=" + std::to_string(o.seed));
   if (o.jobs > 1) args.push_back("-fork=" + std::to_string(o.jobs));
+  // The target's own options, from the flag table, after the flag that makes
+  // libFuzzer (and the standalone driver) leave the rest to the target; its
+  // fork mode passes them on to its children.
+  stress::RunSpec spec;
+  spec.mutant = o.mutant;
+  spec.scenario = o.scenario;
+  spec.hang_timeout_s = o.hang_timeout_s;
+  args.push_back("-ignore_remaining_args=1");
+  for (std::string& a : stress::run_arguments(spec, target_taker(o.target))) args.push_back(std::move(a));
   return args;
 }
 
@@ -113,13 +127,6 @@ pid_t start_fuzzer(const FuzzOptions& o, const std::vector<std::string>& args, i
   if (devnull >= 0) dup2(devnull, 1);
   close(pipefd[0]);
   close(pipefd[1]);
-  setenv("WSSTRESS_FUZZ_MUTANT", o.mutant.c_str(), 1);
-  if (o.scenario.empty()) {
-    unsetenv("WSSTRESS_FUZZ_SCENARIO");
-  } else {
-    setenv("WSSTRESS_FUZZ_SCENARIO", o.scenario.c_str(), 1);
-  }
-  setenv("WSSTRESS_FUZZ_HANG_TIMEOUT", std::to_string(o.hang_timeout_s).c_str(), 1);
   std::vector<char*> argv;
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);

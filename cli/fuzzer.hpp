@@ -50,8 +50,11 @@ bool is_dir(const std::string& p);
 bool is_exec(const std::string& p);
 // The fuzz targets' folder when --fuzz-bin is not given: ../fuzz from this wsstress.
 std::string default_fuzz_bin(const std::string& self);
+// The flag table's taker (stress/run_flags.hpp) of a target: "program" or "schedule".
+unsigned target_taker(const std::string& target);
 // libFuzzer's command line: the working corpus, then the seed corpus, the
-// budget, where findings go, the dictionary.
+// budget, where findings go, the dictionary; then -ignore_remaining_args=1 and
+// the target's own options (--mutant, --hang-timeout, --scenario).
 std::vector<std::string> fuzzer_args(const FuzzOptions& o, const std::string& bin, const std::string& corpus);
 // Starts the target in a process group of its own, its stderr into `fd`; -1 if it cannot.
 pid_t start_fuzzer(const FuzzOptions& o, const std::vector<std::string>& args, int& fd);

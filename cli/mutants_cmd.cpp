@@ -131,7 +131,7 @@ void add_check_options(CLI::App* cmd, CheckOptions& o) {
   completes(cmd->add_option("--engine", o.engines_text, "comma-separated engines: " + engines_help()), engine_names())
       ->capture_default_str();
   add_max_seconds(cmd, o.matrix.budget_s, "seconds per mutant and engine", 0.5, 86400.0);
-  add_hang_timeout(cmd, o.matrix.hang_timeout_s);
+  add_table_option(cmd, "--hang-timeout", stress::kMatrixCommand, o.matrix.hang_timeout_s);
   o.only_opt = completes(cmd->add_option("--only", o.only_text, "comma-separated mutants to check (default: all)"),
                          mutant_names());
   cmd->add_option("--expect-kind", o.expect_kind_text,
@@ -139,8 +139,8 @@ void add_check_options(CLI::App* cmd, CheckOptions& o) {
                   "assertion, wrong_result, crash; '|' between several), to check the check (repeatable)");
   o.matrix.base.iterations = 10;
   o.matrix.base.noise = 2;
-  add_run_shape(cmd, o.matrix.base.threads, o.matrix.base.pools, o.matrix.base.iterations, 100000);
-  cmd->add_option("--noise", o.matrix.base.noise, "noise level 0..3")->check(whole_range(0, 3));
+  // The table's rows for the matrix's base run; its hang timeout is the matrix's own (above).
+  add_run_flags(cmd, o.matrix.base, stress::kMatrixCommand, {}, {"--hang-timeout"});
   add_json(cmd, o.json_path, "write the matrix as JSON (schema wsstress.mutants/2)");
   cmd->add_option("--html", o.html_path, "write the matrix as one self-contained HTML table, coloured by outcome")
       ->check(output_path());

@@ -7,13 +7,15 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <map>
 #include <string_view>
+#include <type_traits>
+#include <variant>
 #include <utility>
 
 #include "exit_codes.hpp"
@@ -22,36 +24,6 @@
 #include "wsstress/stress/scenarios.hpp"
 
 namespace wsstress::cli {
-
-namespace {
-bool parse_u64(std::string_view t, std::uint64_t& out) {
-  if (t.empty()) return false;
-  auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), out);
-  return ec == std::errc() && end == t.data() + t.size();
-}
-
-bool digit(char c) { return c >= '0' && c <= '9'; }
-
-// A decimal number as the CLI takes it (issue #39 item 5): [-]D[.D][e[+-]D] or
-// [-].D[e[+-]D], decimal digits only: no blanks, no hex (0x10), no '+', no nan/inf.
-bool decimal_syntax(std::string_view t) {
-  std::size_t i = 0, digits = 0;
-  if (i < t.size() && t[i] == '-') ++i;
-  for (; i < t.size() && digit(t[i]); ++i) ++digits;
-  if (i < t.size() && t[i] == '.') {
-    for (++i; i < t.size() && digit(t[i]); ++i) ++digits;
-  }
-  if (digits == 0) return false;
-  if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
-    ++i;
-    if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
-    const std::size_t exp_start = i;
-    while (i < t.size() && digit(t[i])) ++i;
-    if (i == exp_start) return false;
-  }
-  return i == t.size();
-}
-}  // namespace
 
 int usage_error(const std::string& what) {
   std::fprintf(stderr, "wsstress: error: %s (see --help)\n", bounded_line(what).c_str());
@@ -97,32 +69,12 @@ const Completion* completion_of(const CLI::Option* opt) {
 CLI::Validator finite_range(double lo, double hi) {
   char what[96];
   std::snprintf(what, sizeof what, "NUMBER in [%g - %g]", lo, hi);
-  return CLI::Validator(
-      [lo, hi](std::string& text) -> std::string {
-        char* end = nullptr;
-        errno = 0;
-        const double v = std::strtod(text.c_str(), &end);
-        char range[96];
-        std::snprintf(range, sizeof range, "a number from %g to %g", lo, hi);
-        if (!decimal_syntax(text) || end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(v)) {
-          return shown(text) + " is not " + range;
-        }
-        if (v < lo || v > hi) return shown(text) + " is out of range: expected " + range;
-        return {};
-      },
-      what);
+  return CLI::Validator([lo, hi](std::string& text) { return stress::check_decimal(text, lo, hi); }, what);
 }
 
 CLI::Validator whole_range(std::uint64_t lo, std::uint64_t hi) {
-  const std::string range = "a whole number from " + std::to_string(lo) + " to " + std::to_string(hi);
-  return CLI::Validator(
-      [lo, hi, range](std::string& text) -> std::string {
-        std::uint64_t v = 0;
-        if (!parse_u64(text, v)) return shown(text) + " is not " + range;
-        if (v < lo || v > hi) return shown(text) + " is out of range: expected " + range;
-        return {};
-      },
-      "INT in [" + std::to_string(lo) + " - " + std::to_string(hi) + "]");
+  return CLI::Validator([lo, hi](std::string& text) { return stress::check_whole(text, lo, hi); },
+                        "INT in [" + std::to_string(lo) + " - " + std::to_string(hi) + "]");
 }
 
 CLI::Option* add_threads(CLI::App* cmd, std::size_t& threads, std::size_t lo, const char* what) {
@@ -133,11 +85,6 @@ CLI::Option* add_max_seconds(CLI::App* cmd, double& seconds, const std::string& 
   return cmd->add_option("--max-seconds", seconds, what)->check(finite_range(lo, hi));
 }
 
-CLI::Option* add_hang_timeout(CLI::App* cmd, double& seconds, double hi) {
-  return cmd->add_option("--hang-timeout", seconds, "seconds without progress that make a hang")
-      ->check(finite_range(0.1, hi));
-}
-
 CLI::Option* add_json(CLI::App* cmd, std::string& path, const std::string& what) {
   return cmd->add_option("-o,--json", path, what + "; '-' is stdout")->check(output_path());
 }
@@ -146,64 +93,56 @@ CLI::Option* add_quiet(CLI::App* cmd, bool& quiet, const std::string& what) {
   return cmd->add_flag("-q,--quiet", quiet, what);
 }
 
-// The mutant list is long: the help shows MUTANT and points to the catalog.
-CLI::Option* add_mutant(CLI::App* cmd, std::string& mutant) {
-  return completes(cmd->add_option("--mutant", mutant, "put a historical bug back (the names: `wsstress mutants list`)"),
-                   mutant_names())
-      ->check(CLI::Validator(
-          [names = mutant_names()](std::string& v) -> std::string {
-            if (std::find(names.begin(), names.end(), v) != names.end()) return {};
-            return "unknown mutant " + shown(v) + " (the names: wsstress mutants list)";
-          },
-          "MUTANT"));
+CLI::Option* with_table_check(CLI::Option* opt, const stress::RunFlag& f, unsigned taker) {
+  using K = stress::FlagKind;
+  switch (f.kind) {
+    case K::Whole:
+      return opt->check(whole_range(static_cast<std::uint64_t>(f.lo), static_cast<std::uint64_t>(f.hi_for(taker))));
+    case K::Decimal: return opt->check(finite_range(f.lo, f.hi_for(taker)));
+    case K::File: return completes_files(opt);
+    case K::Word: break;
+  }
+  if (f.words == nullptr) return opt;
+  if (f.check == nullptr) return one_of(opt, f.words());
+  // The mutant list is long: the help shows MUTANT and points to the catalog.
+  std::string type(f.long_name().substr(2));
+  for (char& c : type) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return completes(opt, f.words())
+      ->check(CLI::Validator([check = f.check](std::string& v) { return check(v); }, type));
 }
 
-CLI::Option* add_scenario(CLI::App* cmd, std::string& scenario) {
-  return one_of(cmd->add_option("--scenario", scenario, "what to run"), stress::scenario_names());
-}
-
-void add_run_shape(CLI::App* cmd, std::size_t& threads, std::size_t& pools, std::size_t& iterations,
-                   std::size_t max_iterations) {
-  add_threads(cmd, threads);
-  cmd->add_option("--pools", pools, "pools a scenario may use")->check(whole_range(1, 8));
-  cmd->add_option("--iterations", iterations, "programs per seed")->check(whole_range(1, max_iterations));
-}
-
-Result<stress::SeedRange> parse_seed_range(const std::string& text) {
-  const auto dots = text.find("..");
-  std::uint64_t a = 0, b = 0;
-  if (dots == std::string::npos) {
-    if (!parse_u64(text, a)) {
-      return fail(shown(text) + " is not a seed (a number 0..18446744073709551615)");
-    }
-    return stress::SeedRange{a, a};
+FlagOptions add_run_flags(CLI::App* cmd, stress::RunSpec& spec, unsigned taker, const OwnFlagBinder& own,
+                          const std::vector<std::string_view>& skip) {
+  FlagOptions out;
+  for (const stress::RunFlag& f : stress::run_flags()) {
+    if (!f.taken_by(taker) || std::find(skip.begin(), skip.end(), f.long_name()) != skip.end()) continue;
+    CLI::Option* opt = std::visit(
+        [&](auto field) -> CLI::Option* {
+          if constexpr (std::is_same_v<decltype(field), std::monostate>) {
+            return own ? own(f) : nullptr;
+          } else {
+            return with_table_check(cmd->add_option(std::string(f.names), spec.*field, std::string(f.help)), f, taker);
+          }
+        },
+        f.field);
+    if (opt != nullptr) out.emplace(std::string(f.long_name()), opt);
   }
-  if (!parse_u64(std::string_view(text).substr(0, dots), a) || !parse_u64(std::string_view(text).substr(dots + 2), b)) {
-    return fail(shown(text) + " is not a seed range (expected A..B with whole numbers)");
-  }
-  if (a > b) {
-    return fail("seed range " + shown(text) + " is empty (its start is after its end)");
-  }
-  return stress::SeedRange{a, b};
-}
-
-Result<stress::Shard> parse_shard(const std::string& text) {
-  const auto slash = text.find('/');
-  std::uint64_t i = 0, n = 0;
-  if (slash == std::string::npos || !parse_u64(std::string_view(text).substr(0, slash), i) ||
-      !parse_u64(std::string_view(text).substr(slash + 1), n)) {
-    return fail(shown(text) + " is not a shard (expected I/N, e.g. 0/8)");
-  }
-  if (n == 0 || i >= n) {
-    return fail("shard " + shown(text) + " is out of range (need 0 <= I < N)");
-  }
-  return stress::Shard{i, n};
+  return out;
 }
 
 void SeedOptions::add_to(CLI::App* cmd) {
-  seed_opt = cmd->add_option("--seed", seed, "one seed (default 0)");
-  seeds_opt = cmd->add_option("-s,--seeds", seeds, "an inclusive seed range A..B, or one seed N")->excludes(seed_opt);
+  const stress::RunFlag &one = stress::run_flag("--seed"), &range = stress::run_flag("--seeds");
+  seed_opt = cmd->add_option(std::string(one.names), seed, std::string(one.help));
+  seeds_opt = cmd->add_option(std::string(range.names), seeds, std::string(range.help))->excludes(seed_opt);
   shard_opt = cmd->add_option("--shard", shard, "run shard I of N of the seed range (0 <= I < N)");
+}
+
+CLI::Option* SeedOptions::bind(CLI::App* cmd, const stress::RunFlag& f) {
+  if (f.long_name() == "--seed") {
+    add_to(cmd);
+    return seed_opt;
+  }
+  return f.long_name() == "--seeds" ? seeds_opt : nullptr;
 }
 
 Result<void> SeedOptions::resolve(stress::SeedRange& range, stress::Shard& shard_out) const {

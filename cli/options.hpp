@@ -6,10 +6,12 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "wsstress/result.hpp"
+#include "wsstress/stress/run_flags.hpp"
 #include "wsstress/stress/sweep.hpp"
 
 namespace wsstress::cli {
@@ -57,25 +59,39 @@ const Completion* completion_of(const CLI::Option* opt);
 inline constexpr std::size_t kMaxThreads = 64;  // one range for every engine (the simulator's limit)
 CLI::Option* add_threads(CLI::App* cmd, std::size_t& threads, std::size_t lo = 1, const char* what = "worker threads per pool");
 CLI::Option* add_max_seconds(CLI::App* cmd, double& seconds, const std::string& what, double lo = 0, double hi = 1e9);
-CLI::Option* add_hang_timeout(CLI::App* cmd, double& seconds, double hi = 3600);
 CLI::Option* add_json(CLI::App* cmd, std::string& path, const std::string& what);
 CLI::Option* add_quiet(CLI::App* cmd, bool& quiet, const std::string& what);
-CLI::Option* add_mutant(CLI::App* cmd, std::string& mutant);
-CLI::Option* add_scenario(CLI::App* cmd, std::string& scenario);
-// --threads, --pools, --iterations (programs per seed) of a scenario run.
-void add_run_shape(CLI::App* cmd, std::size_t& threads, std::size_t& pools, std::size_t& iterations,
-                   std::size_t max_iterations);
 
-// "A..B" (inclusive) or "N".
-Result<stress::SeedRange> parse_seed_range(const std::string& text);
-// "I/N" with 0 <= I < N.
-Result<stress::Shard> parse_shard(const std::string& text);
+// The flag table's rows (stress/run_flags.hpp) as CLI11 options: the row's
+// names, help and check (its range for `taker`), and its words for the
+// completion. add_table_option binds one row to any variable of its type;
+// add_run_flags binds, in the table's order, every row `taker` takes to its
+// RunSpec field, and hands the rows without one (the seeds, --input) to
+// `own`, which registers them (nullptr: not taken here); rows in `skip` are
+// left to the caller (the matrix keeps its own hang timeout). Returns the
+// options by long name.
+CLI::Option* with_table_check(CLI::Option* opt, const stress::RunFlag& f, unsigned taker);
+template <class T>
+CLI::Option* add_table_option(CLI::App* cmd, std::string_view long_name, unsigned taker, T& target) {
+  const stress::RunFlag& f = stress::run_flag(long_name);
+  return with_table_check(cmd->add_option(std::string(f.names), target, std::string(f.help)), f, taker);
+}
+using OwnFlagBinder = std::function<CLI::Option*(const stress::RunFlag&)>;
+using FlagOptions = std::map<std::string, CLI::Option*, std::less<>>;
+FlagOptions add_run_flags(CLI::App* cmd, stress::RunSpec& spec, unsigned taker, const OwnFlagBinder& own = {},
+                          const std::vector<std::string_view>& skip = {});
+
+using stress::parse_seed_range;
+using stress::parse_shard;
 
 // --seed N | --seeds A..B, and --shard I/N.
 struct SeedOptions {
   std::string seed, seeds, shard;
   CLI::Option *seed_opt = nullptr, *seeds_opt = nullptr, *shard_opt = nullptr;
   void add_to(CLI::App* cmd);
+  // For add_run_flags' `own`: the table's --seed row adds the three, --seeds
+  // is among them; nullptr for another row.
+  CLI::Option* bind(CLI::App* cmd, const stress::RunFlag& f);
   // Fills the range and the shard; a usage error names the option.
   Result<void> resolve(stress::SeedRange& range, stress::Shard& shard_out) const;
 };

@@ -116,7 +116,7 @@ std::string run_report_json(const stress::CampaignReport& r) {
         {"pools", s.run.pools},
         {"iterations", s.run.iterations},
         {"noise", s.run.noise},
-        {"timeout_s", s.run.timeout_s},
+        {"timeout_s", s.run.hang_timeout_s},
         {"max_seconds", s.max_seconds},
         {"repeat", s.repeat}}},
       {"seeds",

@@ -158,7 +158,7 @@ stress::CampaignSpec base_spec(const json& j) {
   s.run.pools = p.at("pools").get<std::size_t>();
   s.run.iterations = p.at("iterations").get<std::size_t>();
   s.run.noise = p.value("noise", 0);
-  s.run.timeout_s = p.value("timeout_s", s.run.timeout_s);
+  s.run.hang_timeout_s = p.value("timeout_s", s.run.hang_timeout_s);
   s.max_seconds = p.value("max_seconds", 0.0);
   s.repeat = p.value("repeat", std::uint64_t{1});
   s.seeds = {j.at("seeds").at("from").get<std::uint64_t>(), j.at("seeds").at("to").get<std::uint64_t>()};

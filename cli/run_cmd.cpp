@@ -73,22 +73,21 @@ int run_campaign_command(const RunOptions& o) {
 }
 
 void add_options(CLI::App* cmd, RunOptions& o) {
-  auto& rs = o.campaign.run;
-  o.scenario_opt = add_scenario(cmd, rs.scenario);
-  o.seeds.add_to(cmd);
-  add_run_shape(cmd, rs.threads, rs.pools, rs.iterations, 1000000);
-  add_hang_timeout(cmd, rs.timeout_s, 86400);
-  cmd->add_option("--noise", rs.noise, "yields and short sleeps at race windows: 0 off .. 3 heavy")
-      ->check(whole_range(0, 3));
-  add_mutant(cmd, rs.mutant);
+  // The table's rows (stress/run_flags.hpp); the seeds and --input bound here.
+  const FlagOptions flags =
+      add_run_flags(cmd, o.campaign.run, stress::kRunCommand, [&](const stress::RunFlag& f) -> CLI::Option* {
+        if (CLI::Option* seeds = o.seeds.bind(cmd, f)) return seeds;
+        if (f.long_name() == "--input") return add_table_option(cmd, "--input", stress::kRunCommand, o.input_path);
+        return nullptr;
+      });
+  o.scenario_opt = flags.at("--scenario");
+  o.input_opt = flags.at("--input");
   add_json(cmd, o.json_path, "write the report as JSON (schema wsstress.run/1)");
   add_max_seconds(cmd, o.campaign.max_seconds, "stop the sweep after this long (0: no limit)");
   cmd->add_option("--repeat", o.campaign.repeat,
                   "run each seed this many times (on real threads a seed fixes the program and the noise, "
                   "not the interleaving)")
       ->check(whole_range(1, 1000000));
-  o.input_opt = completes_files(
-      cmd->add_option("--input", o.input_path, "a program file (a program_fuzzer input) for --scenario program"));
   cmd->add_flag("--control", o.campaign.control,
                 "with --mutant: then run the clean pool over the same seeds and say whether the mutant's rate of "
                 "workers asleep beside queued work is above it (doubles the time)");

@@ -307,8 +307,10 @@ int replay_command(const ReplayOptions& o) {
 void add_sim_options(CLI::App* cmd, SimOptions& o) {
   auto& ss = o.campaign.base.run;
   ss.iterations = 3;
-  o.scenario_opt = add_scenario(cmd, ss.scenario);
-  o.seeds.add_to(cmd);
+  // The table's rows (stress/run_flags.hpp), the seeds bound here.
+  o.scenario_opt = add_run_flags(cmd, ss, stress::kSimCommand, [&](const stress::RunFlag& f) {
+                     return o.seeds.bind(cmd, f);
+                   }).at("--scenario");
   one_of(cmd->add_option("--strategy", o.strategy,
                          "a portfolio (each seed one of: random walk, PCT at depth 2, 3, 5, sleep-first), one of those "
                          "alone, or depth-first search with a preemption bound"),
@@ -317,8 +319,6 @@ void add_sim_options(CLI::App* cmd, SimOptions& o) {
                          "sequentially consistent, x86-TSO store buffers, or the C++ memory model (loads may read older "
                          "stores; plain memory race-checked)"),
          sim::memory_names());
-  add_mutant(cmd, ss.mutant);
-  add_run_shape(cmd, ss.threads, ss.pools, ss.iterations, 100000);
   auto& cfg = o.campaign.config;
   cmd->add_option("--pct-depth", cfg.pct_depth, "PCT: bug depth d")->check(whole_range(1, 64));
   cmd->add_option("--preemption-bound", cfg.preemption_bound, "DFS: preemptions per schedule")

@@ -27,7 +27,7 @@ struct SmokeOptions {
   std::size_t threads = 0;
   int fib = 25;
   int rounds = 5;
-  double timeout_seconds = 60;
+  double hang_timeout_s = 60;
 };
 
 std::uint64_t fib_seq(int n) { return n < 2 ? n : fib_seq(n - 1) + fib_seq(n - 2); }
@@ -195,7 +195,7 @@ struct Smoke {
 
 int run_smoke(const SmokeOptions& o) {
   if (!check_environment(o)) return kUsage;
-  Watchdog watchdog(o.timeout_seconds);
+  Watchdog watchdog(o.hang_timeout_s);
   Smoke smoke{o, watchdog};
   try {
     watchdog.step("build pools");
@@ -234,7 +234,7 @@ Subcommand add_smoke(CLI::App& parent) {
   add_threads(cmd, o->threads, 0, "worker threads per pool (0: RAYON_NUM_THREADS or the CPU count)");
   cmd->add_option("--fib", o->fib, "compute fib(N) with join")->check(whole_range(1, 40));
   cmd->add_option("--rounds", o->rounds, "repeat each step this many times")->check(whole_range(1, 100000));
-  add_hang_timeout(cmd, o->timeout_seconds, 86400);
+  add_table_option(cmd, "--hang-timeout", stress::kSmokeCommand, o->hang_timeout_s);
   cmd->footer("Examples:\n  wsstress smoke\n  wsstress smoke -j 8 --fib 30 --rounds 100");
   return {cmd, [o] { return run_smoke(*o); }};
 }

@@ -5,8 +5,9 @@
 // that arrived with the sequential interpreter. A resident campaign's watchdog
 // turns a hang into a crash carrying the same state dump as `wsstress run`.
 // A program whose work is too large for this target (program_input_is_too_long)
-// is skipped. WSSTRESS_FUZZ_MUTANT (default none) puts a historical bug back;
-// WSSTRESS_FUZZ_HANG_TIMEOUT (default 10) sets the watchdog's seconds.
+// is skipped. Its options (target_env.hpp), after -ignore_remaining_args=1:
+// --mutant (default none) puts a historical bug back; --hang-timeout (default
+// 10) sets the watchdog's seconds.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -18,8 +19,8 @@
 
 namespace {
 
-std::string g_mutant = "none";
-double g_hang_timeout = 10;  // seconds without progress that make a hang
+// --mutant and --hang-timeout (the rest of the spec comes from each input).
+wsstress::stress::RunSpec g_options;
 
 std::uint64_t fnv1a(const std::uint8_t* d, std::size_t n) {
   std::uint64_t h = 0xcbf29ce484222325ull;
@@ -31,28 +32,20 @@ std::uint64_t fnv1a(const std::uint8_t* d, std::size_t n) {
   const auto& f = report.failures.back();
   std::fprintf(stderr, "\n== wsstress program_fuzzer: %s: %s\n", wsstress::stress::to_string(f.verdict.kind),
                f.verdict.message.c_str());
-  std::fprintf(stderr, "== program (mutant %s):\n%s", g_mutant.c_str(), program_text.c_str());
+  std::fprintf(stderr, "== program (mutant %s):\n%s", g_options.mutant.c_str(), program_text.c_str());
   if (!f.verdict.dump.empty()) std::fprintf(stderr, "== state dump:\n%s\n", f.verdict.dump.c_str());
   std::fprintf(stderr, "== replay on real threads: wsstress run --scenario program --input <this input>%s "
                        "--repeat 1000\n== convert: wsstress fuzz --target program --convert <this input>%s\n",
-               g_mutant == "none" ? "" : (" --mutant " + g_mutant).c_str(),
-               g_mutant == "none" ? "" : (" --mutant " + g_mutant).c_str());
+               g_options.mutant == "none" ? "" : (" --mutant " + g_options.mutant).c_str(),
+               g_options.mutant == "none" ? "" : (" --mutant " + g_options.mutant).c_str());
   std::fflush(stderr);
   std::abort();
 }
 
 }  // namespace
 
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  g_mutant = wsstress::fuzz::mutant_from_env("program_fuzzer");
-  if (const char* t = std::getenv("WSSTRESS_FUZZ_HANG_TIMEOUT"); t != nullptr && *t != '\0') {
-    char* end = nullptr;
-    g_hang_timeout = std::strtod(t, &end);
-    if (end == t || *end != '\0' || !(g_hang_timeout >= 0.1 && g_hang_timeout <= 3600)) {
-      std::fprintf(stderr, "program_fuzzer: WSSTRESS_FUZZ_HANG_TIMEOUT='%s' is not a number of seconds in 0.1..3600\n", t);
-      std::exit(2);
-    }
-  }
+extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
+  wsstress::fuzz::target_options(argc, argv, "program_fuzzer", wsstress::stress::kProgramFuzzer, g_options);
   return 0;
 }
 
@@ -67,9 +60,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     hooks.fatal = [](const stress::CampaignReport& r) { report_and_abort(r, program_text); };
     return hooks;
   }());
-  stress::RunSpec run = sim::program_input_spec(data, size, g_mutant);
+  stress::RunSpec run = sim::program_input_spec(data, size, g_options.mutant);
   if (sim::program_input_is_too_long(run)) return -1;  // not run, not kept in the corpus
-  run.timeout_s = g_hang_timeout;
+  run.hang_timeout_s = g_options.hang_timeout_s;
   {
     stress::ByteSource src(reinterpret_cast<const std::uint8_t*>(run.input.data()), run.input.size());
     program_text = stress::Program::decode(src).render();

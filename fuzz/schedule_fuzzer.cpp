@@ -5,8 +5,8 @@
 // steers toward new interleavings of the sleep handshake. The oracle is the
 // simulator's: a lost wake-up, a livelock, a broken pool invariant or a failed
 // scenario check ends the run with the reproducer, which replays exactly.
-// WSSTRESS_FUZZ_MUTANT (default none) puts a historical bug back;
-// WSSTRESS_FUZZ_SCENARIO pins the scenario (byte 0 then picks nothing).
+// --mutant (default none) puts a historical bug back; --scenario pins the
+// scenario (byte 0 then picks nothing): options after -ignore_remaining_args=1.
 // A program whose work is too large for this target (schedule_input_is_too_long)
 // is skipped: its run would take tens of thousands of points.
 //
@@ -17,10 +17,12 @@
 // each way out of sleep() (latch, JEC moved, injected job, asleep, awoken) per
 // worker index with that predecessor. Code coverage alone saturates long
 // before the gate-5 races: every gate is reached in every run.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "target_env.hpp"
 #include "wsstress/sim/fuzz_input.hpp"
@@ -69,10 +71,25 @@ void observe(std::uint32_t fiber, const wsstress::pool::Event& e) {
 }
 }  // namespace
 
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  g_mutant = wsstress::fuzz::mutant_from_env("schedule_fuzzer");
+// Its options (target_env.hpp): --mutant, and --scenario to pin one of the
+// scenarios it fuzzes (default: byte 0 of each input picks).
+extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
+  wsstress::stress::RunSpec options;
+  const auto given =
+      wsstress::fuzz::target_options(argc, argv, "schedule_fuzzer", wsstress::stress::kScheduleFuzzer, options);
+  g_mutant = options.mutant;
   g_run = wsstress::sim::find_sim_runner(g_mutant);  // every catalog mutant has one
-  g_scenario = wsstress::fuzz::scenario_from_env("schedule_fuzzer", wsstress::sim::schedule_fuzz_scenarios());
+  if (given.count("--scenario") > 0) {
+    const std::vector<std::string>& allowed = wsstress::sim::schedule_fuzz_scenarios();
+    if (std::find(allowed.begin(), allowed.end(), options.scenario) == allowed.end()) {
+      std::string list;
+      for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
+      std::fprintf(stderr, "schedule_fuzzer: --scenario '%s' is not a scenario it fuzzes (%s)\n",
+                   options.scenario.c_str(), list.c_str());
+      std::exit(2);
+    }
+    g_scenario = options.scenario;
+  }
   wsstress::sim::set_event_observer(&observe);
   return 0;
 }

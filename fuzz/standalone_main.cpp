@@ -3,7 +3,8 @@
 // regression tests - and, with -runs=N or -max_total_time=S, runs random and
 // mutated inputs without coverage guidance. It speaks the subset of
 // libFuzzer's interface that `wsstress fuzz` and ctest use (-runs, -seed,
-// -max_len, -max_total_time, -artifact_prefix; other -flags are ignored) and
+// -max_len, -max_total_time, -artifact_prefix; other -flags are ignored, and
+// so is everything after -ignore_remaining_args=1: the target's own options) and
 // reports a crash the same way: the input goes to
 // <artifact_prefix>crash-<hash> and "Test unit written to ..." to stderr.
 #include <dirent.h>
@@ -114,6 +115,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> files;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
+    if (a == "-ignore_remaining_args=1") break;  // the rest is the target's (target_env.hpp)
     auto val = [&](const char* flag) -> const char* {
       const std::size_t n = std::strlen(flag);
       return a.compare(0, n, flag) == 0 ? a.c_str() + n : nullptr;

@@ -1,41 +1,41 @@
-// What the fuzz targets read from the environment at start-up: the mutant
-// (WSSTRESS_FUZZ_MUTANT, default none), and schedule_fuzzer's scenario pin
-// (WSSTRESS_FUZZ_SCENARIO). A bad name ends the process with exit 2 and one
-// line naming it.
+// What a fuzz target reads at start-up: its own options, from the flag table
+// (stress/run_flags.hpp, the same rows, checks and messages as `wsstress`),
+// given after libFuzzer's `-ignore_remaining_args=1` (which makes libFuzzer,
+// and the standalone driver, leave the rest of the command line alone; its
+// fork mode passes them on to its children):
+//   program_fuzzer CORPUS -ignore_remaining_args=1 --mutant NAME --hang-timeout S
+//   schedule_fuzzer CORPUS -ignore_remaining_args=1 --mutant NAME --scenario S
+// A bad option ends the process with exit 2 and one line naming it.
 #pragma once
 
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <string>
 #include <vector>
 
-#include "wsstress/stress/catalog.hpp"
+#include "wsstress/stress/run_flags.hpp"
 
 namespace wsstress::fuzz {
 
-inline std::string mutant_from_env(const char* target) {
-  std::string name = "none";
-  if (const char* m = std::getenv("WSSTRESS_FUZZ_MUTANT"); m != nullptr && *m != '\0') name = m;
-  if (stress::find_mutant(name) == nullptr) {
-    std::fprintf(stderr, "%s: unknown mutant '%s' in WSSTRESS_FUZZ_MUTANT (see `wsstress mutants list`)\n", target,
-                 name.c_str());
+using GivenFlags = std::map<std::string, std::string, std::less<>>;
+
+// Fills `spec` from the options after -ignore_remaining_args=1 in argv.
+inline GivenFlags target_options(int* argc, char*** argv, const char* target, unsigned taker,
+                                 stress::RunSpec& spec) {
+  std::vector<std::string> args;
+  bool ours = false;
+  for (int i = 1; argc != nullptr && argv != nullptr && i < *argc; ++i) {
+    const std::string a = (*argv)[i];
+    if (ours) args.push_back(a);
+    if (a == "-ignore_remaining_args=1") ours = true;
+  }
+  auto given = stress::parse_run_flags(args, taker, spec);
+  if (!given) {
+    std::fprintf(stderr, "%s: %s\n", target, given.error().c_str());
     std::exit(2);
   }
-  return name;
-}
-
-// schedule_fuzzer's scenario pin (WSSTRESS_FUZZ_SCENARIO, default none: byte
-// 0 of each input picks it). A name it cannot fuzz ends the process, exit 2.
-inline std::string scenario_from_env(const char* target, const std::vector<std::string>& allowed) {
-  const char* s = std::getenv("WSSTRESS_FUZZ_SCENARIO");
-  if (s == nullptr || *s == '\0') return {};
-  for (const std::string& a : allowed) {
-    if (a == s) return a;
-  }
-  std::string list;
-  for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
-  std::fprintf(stderr, "%s: WSSTRESS_FUZZ_SCENARIO '%s' is not a scenario it fuzzes (%s)\n", target, s, list.c_str());
-  std::exit(2);
+  return *given;
 }
 
 }  // namespace wsstress::fuzz

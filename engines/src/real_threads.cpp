@@ -129,7 +129,7 @@ class RealThreadsEngine final : public Engine {
     c.run = spec.base;
     c.run.scenario = m.scenario;
     c.run.mutant = m.name;
-    c.run.timeout_s = spec.hang_timeout_s;
+    c.run.hang_timeout_s = spec.hang_timeout_s;
     c.seeds = kAllSeeds;
     c.max_seconds = spec.budget_s;
     stress::CampaignHooks hooks;

@@ -26,6 +26,7 @@
 #include "wsstress/engines/matrix.hpp"
 #include "wsstress/engines/tsan.hpp"
 #include "wsstress/stress/campaign.hpp"
+#include "wsstress/stress/run_flags.hpp"
 
 extern char** environ;
 
@@ -33,6 +34,8 @@ namespace wsstress::engines {
 namespace {
 
 using stress::RunSpec;
+using stress::kTsanRunner;
+using stress::run_arguments;
 
 // What the column catches by seed 30 (Catch), cannot see (a store->load
 // reordering: TSan judges happens-before on the program's orders, not the
@@ -251,12 +254,11 @@ EngineResult tsan_row(const MatrixSpec& spec, const MutantInfo& m, const std::st
   RunSpec run = spec.base;
   run.scenario = m.scenario;
   run.mutant = m.name;
-  run.timeout_s = spec.hang_timeout_s * kHangFactor;
-  const std::vector<std::string> args = {
-      runner, "run", "--scenario", run.scenario, "--mutant", run.mutant, "--seed", "0", "--seed-to", "1000000000",
-      "--threads", std::to_string(run.threads), "--pools", std::to_string(run.pools), "--iterations",
-      std::to_string(run.iterations), "--noise", std::to_string(run.noise), "--hang-timeout", arg(run.timeout_s),
-      "--max-seconds", arg(spec.budget_s)};
+  run.hang_timeout_s = spec.hang_timeout_s * kHangFactor;
+  std::vector<std::string> args = {runner, "run"};
+  for (std::string& a : run_arguments(run, kTsanRunner)) args.push_back(std::move(a));
+  for (const char* a : {"--seeds", "0..1000000000", "--max-seconds"}) args.emplace_back(a);
+  args.push_back(arg(spec.budget_s));
   const std::string out = dir + "/" + m.name + ".tsan.out", err = dir + "/" + m.name + ".tsan.err";
   const auto t0 = std::chrono::steady_clock::now();
   const int status = spawn_runner(args, out, err);

@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "wsstress/stress/noise.hpp"
+#include "wsstress/stress/run_flags.hpp"
 #include "wsstress/stress/runner.hpp"
 
 #include "wsstress/pool/platform/sanitizers.hpp"
@@ -37,14 +38,8 @@ VerdictKind CampaignReport::overall() const {
 }
 
 std::string replay_command(const std::string& program, const RunSpec& s, std::uint64_t seed) {
-  char timeout[32];
-  std::snprintf(timeout, sizeof timeout, "%g", s.timeout_s);
-  std::string cmd = program + " run --scenario " + s.scenario + " --seed " + std::to_string(seed) +
-                    " --threads " + std::to_string(s.threads) + " --pools " + std::to_string(s.pools) +
-                    " --iterations " + std::to_string(s.iterations) + " --noise " + std::to_string(s.noise) +
-                    " --hang-timeout " + timeout;
-  if (s.mutant != "none") cmd += " --mutant " + s.mutant;
-  if (!s.input.empty()) cmd += " --input " + (s.input_path.empty() ? std::string("<program file>") : s.input_path);
+  std::string cmd = program + " run";
+  for (const std::string& a : run_arguments(s, kRunCommand, seed)) cmd += " " + a;
   return cmd;
 }
 
@@ -229,7 +224,7 @@ class Machinery {
       bool in_flight = false;
       {
         std::lock_guard<std::mutex> g(active_.m);
-        timeout_s = active_.report.spec.run.timeout_s;
+        timeout_s = active_.report.spec.run.hang_timeout_s;
         in_flight = active_.in_flight;
       }
       if (now != last || !in_flight) {

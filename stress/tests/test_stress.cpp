@@ -16,6 +16,7 @@
 #include "wsstress/stress/campaign.hpp"
 #include "wsstress/stress/catalog.hpp"
 #include "wsstress/stress/parallelism.hpp"
+#include "wsstress/stress/run_flags.hpp"
 #include "wsstress/stress/runner.hpp"
 #include "wsstress/stress/scenarios.hpp"
 #include "wsstress/sim/engine.hpp"
@@ -222,7 +223,7 @@ TEST(ResidentCampaign, RunsOneSeedPerCallAndIdlesBetweenCallsWithoutAHang) {
     ResidentCampaign resident("wsstress", hooks);
     RunSpec join = spec_for("join");
     join.iterations = 1;
-    join.timeout_s = 1;
+    join.hang_timeout_s = 1;
     CampaignReport r = resident.run(join, 7);
     EXPECT_EQ(r.runs, 1u);
     EXPECT_TRUE(r.failures.empty());
@@ -230,7 +231,7 @@ TEST(ResidentCampaign, RunsOneSeedPerCallAndIdlesBetweenCallsWithoutAHang) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1500));
     RunSpec cross = spec_for("cross");
     cross.iterations = 1;
-    cross.timeout_s = 1;
+    cross.hang_timeout_s = 1;
     r = resident.run(cross, 8);
     EXPECT_EQ(r.runs, 1u);
     EXPECT_TRUE(r.failures.empty());
@@ -278,10 +279,47 @@ TEST(ResidentCampaign, AProgramRunLeavesNoThreadBehind) {
 TEST(Campaign, ReplayCommandCarriesEveryKnob) {
   RunSpec s = spec_for("cross");
   s.mutant = "cross_is_cold";
-  s.timeout_s = 1.5;
+  s.hang_timeout_s = 1.5;
   EXPECT_EQ(replay_command("wsstress", s, 42),
             "wsstress run --scenario cross --seed 42 --threads 2 --pools 2 --iterations 8 --noise 2 --hang-timeout 1.5 "
             "--mutant cross_is_cold");
+}
+
+// The flag table (issue #40 item 3): what one taker spells, the companions'
+// parser reads back into the same spec, for every row with a field.
+TEST(RunFlags, WhatIsSpelledParsesBackToTheSameSpec) {
+  using namespace wsstress::stress;
+  RunSpec s = spec_for("cross");
+  s.mutant = "cross_is_cold";
+  s.hang_timeout_s = 2.5;
+  s.noise = 3;
+  s.iterations = 500000;  // above the narrow range: the runner takes run's wide one
+  RunSpec back;
+  const auto given = parse_run_flags(run_arguments(s, kTsanRunner), kTsanRunner, back);
+  ASSERT_TRUE(given) << given.error();
+  EXPECT_EQ(run_arguments(back, kTsanRunner), run_arguments(s, kTsanRunner));
+  for (const RunFlag& f : run_flags()) {
+    if (f.taken_by(kTsanRunner) && f.field.index() != 0) {
+      EXPECT_EQ(spell_flag(f, back), spell_flag(f, s)) << f.long_name();
+    }
+  }
+}
+
+TEST(RunFlags, TheParserSaysWhichFlagAndWhy) {
+  using namespace wsstress::stress;
+  RunSpec s;
+  auto r = parse_run_flags({"--noise", "9"}, kTsanRunner, s);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error(), "--noise: '9' is out of range: expected a whole number from 0 to 3");
+  r = parse_run_flags({"--hang-timeout=nan"}, kProgramFuzzer, s);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error(), "--hang-timeout: 'nan' is not a number from 0.1 to 3600");
+  r = parse_run_flags({"--threads", "2"}, kProgramFuzzer, s);  // not one of the fuzz target's flags
+  ASSERT_FALSE(r);
+  r = parse_run_flags({"--mutant=cross_is_cold", "--seeds", "3..5"}, kTsanRunner, s);
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_EQ(s.mutant, "cross_is_cold");
+  EXPECT_EQ(r->at("--seeds"), "3..5");
 }
 
 }  // namespace

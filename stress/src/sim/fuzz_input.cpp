@@ -15,7 +15,7 @@ stress::RunSpec program_input_spec(const std::uint8_t* data, std::size_t size, c
   spec.mutant = mutant;
   spec.iterations = 1;
   spec.noise = 1;
-  spec.timeout_s = 10;
+  spec.hang_timeout_s = 10;
   // An empty input still names a program: the smallest one.
   spec.input = size == 0 ? std::string(1, '\0') : std::string(reinterpret_cast<const char*>(data), size);
   return spec;

@@ -1,7 +1,9 @@
 // wsstress-tsan: the scenarios on real threads, compiled with ThreadSanitizer:
 // the runner of `wsstress mutants check --engine tsan` (tsan_engine.cpp), and
 // the replay of its findings. It takes the options of `wsstress run` that shape
-// a run and sweeps the seeds with the same campaign (hang watchdog included).
+// a run, read by the flag table's parser (stress/run_flags.hpp: the same rows,
+// checks and messages as `wsstress run`, --seeds A..B included), and sweeps the
+// seeds with the same campaign (hang watchdog included).
 // A TSan report ends the process from inside the pool (the engine sets
 // halt_on_error), so the seed in flight is named on stdout before each seed.
 // Its stdout is a small line protocol the engine reads:
@@ -13,15 +15,15 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "wsstress/stress/campaign.hpp"
-#include "wsstress/stress/catalog.hpp"
-#include "wsstress/stress/scenarios.hpp"
+#include "wsstress/stress/run_flags.hpp"
 
 namespace {
 
@@ -70,39 +72,47 @@ int run(const CampaignSpec& spec) {
   return 0;
 }
 
+// `wsstress-tsan --help`: the flags it takes, from the table.
+void print_help() {
+  std::printf("wsstress-tsan: wsstress's scenarios on real threads under ThreadSanitizer\n"
+              "Usage: wsstress-tsan run [--flag VALUE]...   (the options of `wsstress run` that shape a run)\n");
+  for (const RunFlag& f : run_flags()) {
+    if (f.taken_by(kTsanRunner)) {
+      std::printf("  %-16s %.*s\n", std::string(f.long_name()).c_str(), static_cast<int>(f.help.size()), f.help.data());
+    }
+  }
+}
+
+int usage(const std::string& what) {
+  std::fprintf(stderr, "wsstress-tsan: %s\n", what.c_str());
+  return 2;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   die_with_parent();
-  CLI::App app{"wsstress-tsan: wsstress's scenarios on real threads under ThreadSanitizer"};
-  app.require_subcommand(1);
-  CLI::App* cmd = app.add_subcommand("run", "sweep seeds of one scenario (the options of `wsstress run`)");
+  const std::vector<std::string> args(argv + std::min(argc, 2), argv + argc);
+  if (argc >= 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
+    print_help();
+    return 0;
+  }
+  if (argc < 2 || std::string(argv[1]) != "run") return usage("expected the subcommand `run` (see --help)");
   CampaignSpec spec;
   spec.program = "wsstress-tsan";
-  std::uint64_t seed = 0, seed_to = 0;
-  cmd->add_option("--scenario", spec.run.scenario, "what to run")->check(CLI::IsMember(scenario_names()));
-  cmd->add_option("--mutant", spec.run.mutant, "a catalog mutant, or none")->check([](const std::string& m) {
-    return find_mutant(m) == nullptr ? "unknown mutant '" + m + "'" : std::string();
-  });
-  auto* from = cmd->add_option("--seed", seed, "the first (or only) seed");
-  cmd->add_option("--seed-to", seed_to, "the last seed (inclusive)")->needs(from);
-  cmd->add_option("--threads", spec.run.threads, "workers per pool")->check(CLI::Range(1, 64));
-  cmd->add_option("--pools", spec.run.pools, "pools a scenario may use")->check(CLI::Range(1, 8));
-  cmd->add_option("--iterations", spec.run.iterations, "programs per seed")->check(CLI::Range(1, 100000));
-  cmd->add_option("--noise", spec.run.noise, "0 = off .. 3 = heavy")->check(CLI::Range(0, 3));
-  cmd->add_option("--hang-timeout", spec.run.timeout_s, "no progress for this long = a hang")
-      ->check(CLI::Range(0.1, 86400.0));
-  cmd->add_option("--max-seconds", spec.max_seconds, "time budget (0: none)")->check(CLI::Range(0.0, 1e9));
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
+  const auto given = parse_run_flags(args, kTsanRunner, spec.run);
+  if (!given) return usage(given.error());
+  if (given->count("--seed") > 0 && given->count("--seeds") > 0) return usage("--seed and --seeds exclude each other");
+  for (const char* name : {"--seed", "--seeds"}) {
+    if (const auto it = given->find(name); it != given->end()) {
+      const auto range = parse_seed_range(it->second);
+      if (!range) return usage(std::string(name) + ": " + range.error());
+      spec.seeds = *range;
+    }
   }
-  if (seed_to < seed) seed_to = seed;
-  if (seed_to - seed == UINT64_MAX) {
-    std::fprintf(stderr, "wsstress-tsan: --seed-to: 2^64 seeds cannot be counted\n");
-    return 2;
+  if (spec.seeds.to - spec.seeds.from == UINT64_MAX) return usage("--seeds: 2^64 seeds cannot be counted");
+  if (const auto it = given->find("--max-seconds"); it != given->end()) {
+    spec.max_seconds = std::strtod(it->second.c_str(), nullptr);
   }
-  spec.seeds = {seed, seed_to};
   return run(spec);
 }

@@ -31,7 +31,7 @@ struct RunSpec {
   std::size_t pools = 2;       // pools a scenario may use (cross uses at least 2)
   std::size_t iterations = 20; // programs per seed
   int noise = 1;               // 0 = off .. 3 = heavy
-  double timeout_s = 10;       // no progress for this long = a hang
+  double hang_timeout_s = 10;  // no progress for this long = a hang (--hang-timeout)
   std::string input;           // the `program` scenario: a program's bytes (empty: from the seed)
   std::string input_path;      // where `input` came from, for replay commands
 };
