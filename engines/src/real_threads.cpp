@@ -107,12 +107,7 @@ static_assert(one_row_per_mutant(kRows), "one row per mutant of pool/mutants.hpp
 constexpr stress::SeedRange kAllSeeds{0, 1000000000};
 
 EngineResult from_campaign(const CampaignReport& report) {
-  if (report.failures.empty()) {
-    EngineResult r;
-    r.outcome = report.runs == 0 ? "empty (no seed ran)" : "pass";
-    r.runs = report.runs;
-    return r;
-  }
+  if (report.failures.empty()) return stress::nothing_caught(report.runs);
   const stress::SeedFailure& f = report.failures.front();
   // The campaign spells the replay (`wsstress run ... --seed N`), as `run` prints it.
   return {true, to_string(f.verdict.kind), f.verdict.message, f.seed, report.runs, f.at_seconds, f.replay};

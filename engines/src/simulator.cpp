@@ -85,12 +85,7 @@ EngineResult simulate(const MatrixSpec& spec, const MutantInfo& m, StrategyKind 
   c.config.strategy = strategy;
   c.config.memory = memory;
   const sim::SimCampaignReport report = sim::run_sim_campaign(c, nullptr);
-  if (report.failures.empty()) {
-    EngineResult r;
-    r.outcome = report.runs == 0 ? "empty (no seed ran)" : "pass";
-    r.runs = report.runs;
-    return r;
-  }
+  if (report.failures.empty()) return stress::nothing_caught(report.runs);
   const sim::SimFailure& f = report.failures.front();
   return {true,   to_string(f.result.verdict.kind), f.result.verdict.message, f.seed, report.runs, f.at_seconds,
           replay_line(spec, m, f.seed, strategy, memory)};

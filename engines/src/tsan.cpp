@@ -291,12 +291,7 @@ EngineResult tsan_row(const MatrixSpec& spec, const MutantInfo& m, const std::st
     return {true, word, tab == std::string::npos ? "" : p.fail_line.substr(tab + 1), seed, p.runs, at,
             replay_command(runner, run, seed)};
   }
-  if (code == 0 && p.done) {
-    EngineResult r;
-    r.outcome = p.runs == 0 ? "empty (no seed ran)" : "pass";
-    r.runs = p.runs;
-    return r;
-  }
+  if (code == 0 && p.done) return stress::nothing_caught(p.runs);
   return engine_error(3, runner + " exited " + std::to_string(code) + ": " + first_line(log));
 }
 

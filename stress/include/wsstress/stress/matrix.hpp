@@ -42,6 +42,14 @@ struct EngineResult {
   std::string replay;           // the command that shows the catch again
 };
 
+// A campaign of `runs` seeds that caught nothing ("empty" when none ran).
+inline EngineResult nothing_caught(std::uint64_t runs) {
+  EngineResult r;
+  r.outcome = runs == 0 ? "empty (no seed ran)" : "pass";
+  r.runs = runs;
+  return r;
+}
+
 // A row the engine could not run: "error (exit N)", with the exit code
 // `wsstress` gives that failure, and what went wrong.
 inline EngineResult engine_error(int exit_code, std::string message) {
