@@ -101,20 +101,30 @@ TEST(Explains, IdleSleepersAreNotBlamedOnAWaker) {
   EXPECT_EQ(why.find("lost at"), std::string::npos) << why;
 }
 
+// Hand-written records: one pool's event, with a made-up source location.
+using pool::Event;
+using pool::EventKind;
+sim::RecordedEvent ev(std::uint64_t step, std::uint32_t fiber, EventKind k, std::uint32_t worker,
+                      std::uint64_t a = 0, std::uint64_t b = 0) {
+  static int registry_object;
+  return sim::RecordedEvent{step, fiber, Event{k, &registry_object, worker, a, b}, pool::SrcLoc{"x.hpp", 1}};
+}
+
+// Every fiber named by its number and blocked for good.
+sim::StallContext all_blocked() {
+  sim::StallContext ctx;
+  ctx.fiber_name = [](std::uint32_t id) { return "fiber" + std::to_string(id); };
+  ctx.blocked = [](std::uint32_t) { return true; };
+  ctx.where = [](std::uint32_t) { return std::string("blocked"); };
+  return ctx;
+}
+
 // The explainer on a hand-written event record (checking the checker): a
 // worker asleep since step 10; an injection at step 20 whose publisher read
 // two sleepers and two idle-but-awake threads (sleepers counted as awake: the
 // blind study's bug A) and woke nobody; the job never taken. The loss is the
 // wake rule's (§7), not "nothing should have woken it".
 TEST(Explains, AWakeRuleThatCountsSleepersAsIdleIsItsOwnLoss) {
-  using pool::Event;
-  using pool::EventKind;
-  static int registry_object;
-  const void* reg = &registry_object;
-  auto ev = [&](std::uint64_t step, std::uint32_t fiber, EventKind k, std::uint32_t worker, std::uint64_t a = 0,
-                std::uint64_t b = 0) {
-    return sim::RecordedEvent{step, fiber, Event{k, reg, worker, a, b}, pool::SrcLoc{"x.hpp", 1}};
-  };
   const std::uint32_t w = 1, fiber = 2;
   std::vector<sim::RecordedEvent> events = {
       ev(1, fiber, EventKind::ThreadStart, w, 0x500),      ev(2, fiber, EventKind::ThreadIdle, w, 0x500),
@@ -124,10 +134,7 @@ TEST(Explains, AWakeRuleThatCountsSleepersAsIdleIsItsOwnLoss) {
       ev(10, fiber, EventKind::ThreadSleepGate, w, 5),     ev(20, 0, EventKind::JobsInjected, Event::kNoWorker, 1),
       ev(21, 0, EventKind::JobThreadCounts, Event::kNoWorker, 2, 2),
   };
-  sim::StallContext ctx;
-  ctx.fiber_name = [](std::uint32_t id) { return "fiber" + std::to_string(id); };
-  ctx.blocked = [](std::uint32_t) { return true; };
-  ctx.where = [](std::uint32_t) { return std::string("blocked"); };
+  sim::StallContext ctx = all_blocked();
   const std::string why = joined(sim::explain_stall(events, ctx));
   EXPECT_NE(why.find("injected 1 job(s) from outside the pool; read 2 sleeping, 2 idle; woke nobody"), std::string::npos)
       << why;
@@ -153,19 +160,8 @@ TEST(Explains, AWakeRuleThatCountsSleepersAsIdleIsItsOwnLoss) {
 // another worker's announce between the injection and the registration, the
 // JEC rolled back and gate 4 let it through (§4, gate 4 alone is not enough).
 TEST(Explains, AnInjectionGate5MissedIsTheFencesOrTheRollover) {
-  using pool::Event;
-  using pool::EventKind;
-  static int registry_object;
-  const void* reg = &registry_object;
-  auto ev = [&](std::uint64_t step, std::uint32_t fiber, EventKind k, std::uint32_t worker, std::uint64_t a = 0,
-                std::uint64_t b = 0) {
-    return sim::RecordedEvent{step, fiber, Event{k, reg, worker, a, b}, pool::SrcLoc{"x.hpp", 1}};
-  };
   const std::uint32_t w = 1, fiber = 2;
-  sim::StallContext ctx;
-  ctx.fiber_name = [](std::uint32_t id) { return "fiber" + std::to_string(id); };
-  ctx.blocked = [](std::uint32_t) { return true; };
-  ctx.where = [](std::uint32_t) { return std::string("blocked"); };
+  sim::StallContext ctx = all_blocked();
   const std::vector<sim::RecordedEvent> fences = {
       ev(5, 0, EventKind::JobsInjected, Event::kNoWorker, 1), ev(6, 0, EventKind::JobThreadCounts, Event::kNoWorker, 1, 0),
       ev(9, fiber, EventKind::ThreadStart, w, 0x500),        ev(10, fiber, EventKind::ThreadIdle, w, 0x500),
