@@ -31,12 +31,6 @@ namespace {
 
 constexpr std::size_t kMaxWakerLines = 8;
 
-std::string hex(std::uint64_t v) {
-  char b[24];
-  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-  return b;
-}
-
 using WorkerKey = std::pair<const void*, std::uint32_t>;
 
 // Each worker's state at the end of the record, from its own events: where it
@@ -183,23 +177,38 @@ std::vector<std::string> abandoned_work(const std::vector<RecordedEvent>& ev, co
 
 }  // namespace
 
-std::string event_text(const Event& e) {
-  std::string t = pool::to_string(e.kind);
+void format_event(char* buf, std::size_t size, const Event& e, bool with_worker) noexcept {
+  char who[32] = "";
+  if (with_worker && e.worker != Event::kNoWorker) std::snprintf(who, sizeof who, " (worker %u)", e.worker);
+  const char* kind = pool::to_string(e.kind);
+  const auto u = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
   switch (e.kind) {
-    case EventKind::ThreadSleepGate: return t + ": " + pool::gate_name(e.gate());
-    case EventKind::ThreadSleepy: return t + ": JEC " + std::to_string(e.jec());
-    case EventKind::ThreadNotify: return t + ": wake_specific_thread(" + std::to_string(e.worker) + ") notified it";
+    case EventKind::ThreadSleepGate: std::snprintf(buf, size, "%s%s: %s", kind, who, pool::gate_name(e.gate())); return;
+    case EventKind::ThreadSleepy: std::snprintf(buf, size, "%s%s: JEC %llu", kind, who, u(e.jec())); return;
+    case EventKind::ThreadNotify:
+      std::snprintf(buf, size, "%s: wake_specific_thread(%u) notified it", kind, e.worker);
+      return;
     case EventKind::ThreadNotifyMissed:
-      return t + ": wake_specific_thread(" + std::to_string(e.worker) + "): is_blocked false, no notify";
+      std::snprintf(buf, size, "%s: wake_specific_thread(%u): is_blocked false, no notify", kind, e.worker);
+      return;
     case EventKind::JobThreadCounts:
-      return t + ": " + std::to_string(e.sleepers()) + " sleeping, " + std::to_string(e.idle()) + " idle";
+      std::snprintf(buf, size, "%s%s: %llu sleeping, %llu idle", kind, who, u(e.sleepers()), u(e.idle()));
+      return;
     case EventKind::LatchSet:
     case EventKind::CountLatchSet:
-      return t + ": latch " + hex(e.latch()) + (e.owner_slept() ? ", owner SLEEPING" : ", owner not sleeping");
+      std::snprintf(buf, size, "%s: latch 0x%llx, %s", kind, u(e.latch()),
+                    e.owner_slept() ? "owner SLEEPING" : "owner not sleeping");
+      return;
     case EventKind::ThreadSleeping:
-    case EventKind::ThreadAwoken: return t + ": latch " + hex(e.latch());
-    default: return t;
+    case EventKind::ThreadAwoken: std::snprintf(buf, size, "%s%s: latch 0x%llx", kind, who, u(e.latch())); return;
+    default: std::snprintf(buf, size, "%s%s", kind, who); return;
   }
+}
+
+std::string event_text(const Event& e) {
+  char buf[256];
+  format_event(buf, sizeof buf, e, false);
+  return buf;
 }
 
 std::vector<std::string> explain_stall(const std::vector<RecordedEvent>& events, const StallContext& ctx) {

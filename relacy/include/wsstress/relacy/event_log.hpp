@@ -16,7 +16,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
 
 #include "wsstress/pool/platform/src_loc.hpp"
 #include "wsstress/pool/trace.hpp"
@@ -53,40 +52,5 @@ class EventLog {
   std::array<LoggedEvent, kCapacity> ring_{};
   std::uint64_t n_ = 0;
 };
-
-// The history line of an event: "pool event ThreadSleepGate (worker 0): gate 3
-// (under the lock, ...)". The text after "pool event" is what event_text says
-// (wsstress/sim/explain.hpp), formatted here without allocating.
-inline void format_history_line(char* buf, std::size_t size, const pool::Event& e) noexcept {
-  char who[32] = "";
-  if (e.worker != pool::Event::kNoWorker) std::snprintf(who, sizeof who, " (worker %u)", e.worker);
-  const char* kind = pool::to_string(e.kind);
-  const auto u = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
-  switch (e.kind) {
-    case pool::EventKind::ThreadSleepGate:
-      std::snprintf(buf, size, "pool event %s%s: %s", kind, who, pool::gate_name(e.gate()));
-      break;
-    case pool::EventKind::ThreadSleepy: std::snprintf(buf, size, "pool event %s%s: JEC %llu", kind, who, u(e.jec())); break;
-    case pool::EventKind::ThreadNotify:
-      std::snprintf(buf, size, "pool event %s: wake_specific_thread(%u) notified it", kind, e.worker);
-      break;
-    case pool::EventKind::ThreadNotifyMissed:
-      std::snprintf(buf, size, "pool event %s: wake_specific_thread(%u): is_blocked false, no notify", kind, e.worker);
-      break;
-    case pool::EventKind::JobThreadCounts:
-      std::snprintf(buf, size, "pool event %s%s: %llu sleeping, %llu idle", kind, who, u(e.sleepers()), u(e.idle()));
-      break;
-    case pool::EventKind::LatchSet:
-    case pool::EventKind::CountLatchSet:
-      std::snprintf(buf, size, "pool event %s: latch 0x%llx, %s", kind, u(e.latch()),
-                    e.owner_slept() ? "owner SLEEPING" : "owner not sleeping");
-      break;
-    case pool::EventKind::ThreadSleeping:
-    case pool::EventKind::ThreadAwoken:
-      std::snprintf(buf, size, "pool event %s%s: latch 0x%llx", kind, who, u(e.latch()));
-      break;
-    default: std::snprintf(buf, size, "pool event %s%s", kind, who); break;
-  }
-}
 
 }  // namespace wsstress::relacy

@@ -37,6 +37,7 @@
 #include "wsstress/pool/platform/concept.hpp"
 #include "wsstress/pool/trace.hpp"
 #include "wsstress/relacy/event_log.hpp"
+#include "wsstress/sim/explain.hpp"
 
 #include <relacy/base.hpp>
 #include <relacy/context.hpp>
@@ -300,8 +301,8 @@ struct RelacyPlatform {
     rl::context& c = rl::ctx();
     EventLog::get().add(static_cast<std::uint32_t>(rl::thread_index()), e, loc);
     if (c.collecting_history()) {
-      char line[200];
-      format_history_line(line, sizeof line, e);
+      char line[200] = "pool event ";
+      sim::format_event(line + 11, sizeof line - 11, e, true);
       c.exec_log_msg(info(loc), line);
     }
   }

@@ -12,6 +12,7 @@
 // (this header and src/sim/explain.cpp) links into both.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -32,6 +33,12 @@ struct RecordedEvent {
 // One event as a reader wants it: the kind and what its payload means
 // ("ThreadSleepGate: gate 4 (...)", "ThreadNotifyMissed: worker 1 not blocked").
 std::string event_text(const pool::Event& e);
+
+// The same text into `buf`, without allocating (Relacy writes it into its
+// history inside an execution, where an allocation would count as the
+// model's); `with_worker` puts " (worker N)" after the kind where the rest of
+// the text does not name the worker, for a history that names no workers.
+void format_event(char* buf, std::size_t size, const pool::Event& e, bool with_worker) noexcept;
 
 struct StallContext {
   std::function<std::string(std::uint32_t)> fiber_name;
