@@ -191,4 +191,51 @@ TEST(Explains, AnInjectionGate5MissedIsTheFencesOrTheRollover) {
       << rolled;
 }
 
+// A wake-up sent to the wrong worker (the blind study's held-out bugs 1 and
+// 3, hand-written): a latch set whose swap read SLEEPING but whose
+// notify_worker_latch_is_set woke worker 0 instead of the owner, worker 1;
+// and an injection whose wake_any_threads tried worker 0, found it awake and
+// stopped, counting the attempt as a wake-up. Each is its own loss (§3, §7),
+// not "nothing should have woken it".
+std::vector<sim::RecordedEvent> asleep_on(std::uint64_t latch) {
+  const std::uint32_t w = 1, fiber = 2;
+  return {ev(1, fiber, EventKind::ThreadStart, w, 0x500),  ev(2, fiber, EventKind::ThreadIdle, w, latch),
+          ev(3, fiber, EventKind::ThreadSleepy, w, 6),     ev(4, fiber, EventKind::ThreadSleepGate, w, 1),
+          ev(5, fiber, EventKind::ThreadSleepGate, w, 2),  ev(6, fiber, EventKind::ThreadSleepGate, w, 3),
+          ev(7, fiber, EventKind::ThreadSleepGate, w, 4),  ev(10, fiber, EventKind::ThreadSleeping, w, latch),
+          ev(10, fiber, EventKind::ThreadSleepGate, w, 5)};
+}
+
+TEST(Explains, AWakeUpSentToTheWrongWorkerIsNamed) {
+  const sim::StallContext ctx = all_blocked();
+  std::vector<sim::RecordedEvent> latch = asleep_on(0x600);
+  latch.push_back(ev(20, 3, EventKind::LatchSet, 1, 0x600, 1));
+  latch.push_back(ev(21, 3, EventKind::ThreadNotifyMissed, 0));
+  const std::string why = joined(sim::explain_stall(latch, ctx));
+  EXPECT_NE(why.find("lost at step 20: fiber3 set the latch, its swap read SLEEPING, and it tried to wake worker 0 "
+                     "(is_blocked false), not the latch's owner (worker 1)"),
+            std::string::npos)
+      << why;
+  EXPECT_NE(why.find("sleep/README.md §3"), std::string::npos) << why;
+  // The same set waking the owner is no loss of this kind.
+  latch.back() = ev(21, 3, EventKind::ThreadNotifyMissed, 1);
+  const std::string owner = joined(sim::explain_stall(latch, ctx));
+  EXPECT_EQ(owner.find("not the latch's owner"), std::string::npos) << owner;
+
+  std::vector<sim::RecordedEvent> inject = asleep_on(0x500);
+  inject.push_back(ev(20, 0, EventKind::JobsInjected, Event::kNoWorker, 1));
+  inject.push_back(ev(21, 0, EventKind::JobThreadCounts, Event::kNoWorker, 1, 1));
+  inject.push_back(ev(22, 0, EventKind::ThreadNotifyMissed, 0));
+  const std::string wake = joined(sim::explain_stall(inject, ctx));
+  EXPECT_NE(wake.find("lost at step 20: fiber0 injected 1 job(s) from outside the pool, read 1 sleeping, tried worker 0 "
+                      "(is_blocked false) and stopped before fiber2 (worker 1)"),
+            std::string::npos)
+      << wake;
+  EXPECT_NE(wake.find("sleep/README.md §7: wake_any_threads tries workers from index 0 up"), std::string::npos) << wake;
+  // Had it gone on to worker 1 and woken it, the record is no such loss.
+  inject.push_back(ev(23, 0, EventKind::ThreadNotify, 1));
+  const std::string woke = joined(sim::explain_stall(inject, ctx));
+  EXPECT_EQ(woke.find("stopped before"), std::string::npos) << woke;
+}
+
 }  // namespace

@@ -139,6 +139,31 @@ std::optional<Diagnosis> missed_wake_up(const std::vector<RecordedEvent>& ev, co
   return std::nullopt;
 }
 
+// Whether a waker's decision tried wake_specific_thread on worker w.
+bool tried(const std::vector<RecordedEvent>& ev, const Decision& d, std::uint32_t w) {
+  for (const auto& [k, woke] : d.attempts) {
+    if (ev[k].event.worker == w) return true;
+  }
+  return false;
+}
+
+// The workers a decision tried to wake ("worker 1 (is_blocked false)").
+std::string others_tried(const std::vector<RecordedEvent>& ev, const Decision& d) {
+  std::string t;
+  for (const auto& [k, woke] : d.attempts) {
+    t += (t.empty() ? "worker " : " and worker ") + std::to_string(ev[k].event.worker) +
+         (woke ? " (notified it)" : " (is_blocked false)");
+  }
+  return t;
+}
+
+bool woke_someone(const Decision& d) {
+  for (const auto& [k, woke] : d.attempts) {
+    if (woke) return true;
+  }
+  return false;
+}
+
 // Event i, a latch set, lost the wake-up: its swap read SLEEPING and it woke
 // nobody, or it set the latch before a gate 3 that did not see it.
 std::optional<Diagnosis> lost_latch(const std::vector<RecordedEvent>& ev, std::size_t i, const Sleeper& s,
@@ -155,6 +180,13 @@ std::optional<Diagnosis> lost_latch(const std::vector<RecordedEvent>& ev, std::s
                     "a setter whose swap returns SLEEPING must wake the owner"
                   : "sleep/README.md §3: a setter whose swap returns SLEEPING must wake the owner through "
                     "notify_worker_latch_is_set"};
+  }
+  if (e.owner_slept() && !tried(ev, decision_after(ev, i), s.worker)) {
+    return Diagnosis{"lost at " + step_of(ev, i) + ": " + who(i) + " set the latch, its swap read SLEEPING, and it tried to wake " +
+                         others_tried(ev, decision_after(ev, i)) + ", not the latch's owner (worker " +
+                         std::to_string(s.worker) + ")",
+                     "sleep/README.md §3: a setter whose swap returns SLEEPING must wake the owner: "
+                     "notify_worker_latch_is_set(owner) calls wake_specific_thread on the owner's index"};
   }
   if (!e.owner_slept() && g3 != kNone && i < g3) {
     return Diagnosis{"lost between " + step_of(ev, i) + " (" + who(i) + " set the latch) and " + step_of(ev, g3) +
@@ -214,6 +246,15 @@ std::optional<Diagnosis> lost_publication(const std::vector<RecordedEvent>& ev, 
             " idle but awake, and woke nobody, counting on the idle ones; none of them ran it (it is still queued)",
         "sleep/README.md §7: new_jobs wakes sleepers unless the idle-but-awake threads (inactive minus "
         "sleeping) cover the new jobs, so a thread it counts as idle but awake must really be searching"};
+  }
+  if (i > s.sleeping && d.counted && d.sleepers > 0 && !d.attempts.empty() && !woke_someone(d) &&
+      !tried(ev, d, s.worker) && still_queued(ev, e, s)) {
+    return Diagnosis{
+        "lost at " + step_of(ev, i) + ": " + who(i) + " " + what_happened(e, s) + ", read " +
+            std::to_string(d.sleepers) + " sleeping, tried " + others_tried(ev, d) + " and stopped before " +
+            sleeper + " (worker " + std::to_string(s.worker) + "), having woken nobody; the job is still queued",
+        "sleep/README.md §7: wake_any_threads tries workers from index 0 up until it has woken as many as it "
+        "needs, and only a wake_specific_thread that found is_blocked true counts as a wake-up"};
   }
   const std::size_t g4 = s.gate[4];
   if (e.kind == EventKind::JobPushed && g4 != kNone && i < g4 && d.attempts.empty() &&
