@@ -145,7 +145,8 @@ struct NoMutants {
 // policy is a struct `Type` deriving NoMutants with the members in parentheses
 // (pool/mutant_list.hpp defines them); `name` is what the CLI, the reports and
 // the matrix call it. The record fills stress::MutantInfo (stress/catalog.hpp):
-//   .history   the upstream commit or PR that fixed it (or where it comes from);
+//   .history   where it comes from, as pool/HISTORY.md says after checking rayon's repository:
+//              "fix|code|change <commit> (date, issue, PR): versions", or "knob: ...";
 //   .failure   what goes wrong, and .scenario the scenario that shows it fastest;
 //   .negative_control  expected harmless (every tool must pass it);
 //   .kinds     the failures a catch may show (stress/failure_kind.hpp): a lost
@@ -166,7 +167,7 @@ struct NoMutants {
 // clang-format off
 #define WSSTRESS_MUTANTS(X)                                                                                          \
   X(NoGate5, no_gate5, (static constexpr bool kNoGate5 = true;),                                                     \
-    .history = "1222cbe (2020-04, PR #746)",                                                                         \
+    .history = "fix 1222cbeb (2020-04, PR #746), never released: rayon-core 1.8.0 shipped the fix",                  \
     .failure = "sleep() trusts the JEC alone; a job it cannot see leaves every worker asleep",                       \
     .scenario = "inject",                                                                                            \
     .kinds = Hang)                                                                                                   \
@@ -174,171 +175,172 @@ struct NoMutants {
   /* Relacy notes suggest                                                                                        */  \
   X(NoGate5NarrowJec, no_gate5_narrow_jec,                                                                           \
     (static constexpr bool kNoGate5 = true; static constexpr unsigned kJecBits = 1;),                                \
-    .history = "1222cbe with a 1-bit JEC",                                                                           \
+    .history = "fix 1222cbeb (2020-04, PR #746) with a 1-bit JEC (knob)",                                            \
     .failure = "as no_gate5, with a JEC narrow enough to roll over to the value a sleepy thread remembered",         \
     .scenario = "inject",                                                                                            \
     .kinds = Hang)                                                                                                   \
   X(NoInjectFence, no_inject_fence, (static constexpr bool kNoInjectFence = true;),                                  \
-    .history = "PR #746 (the fence in new_injected_jobs)",                                                           \
+    .history = "code a0efb4ab (2020-05, PR #746): the SeqCst fence in new_injected_jobs",                            \
     .failure = "none under the C++ model with crossbeam's Injector, whose push is a SeqCst CAS: publisher and "      \
       "sleeper then meet on SeqCst accesses only (no_inject_fence_acq_rel shows what the fence protects)",           \
     .scenario = "inject",                                                                                            \
     .kinds = Hang)                                                                                                   \
   X(NoSleepFence, no_sleep_fence, (static constexpr bool kNoSleepFence = true;),                                     \
-    .history = "PR #746 (the fence before the final check)",                                                         \
+    .history = "code a0efb4ab (2020-05, PR #746): the SeqCst fence before the final check",                          \
     .failure = "none under the C++ model with crossbeam's Injector, whose is_empty loads are SeqCst; and the "       \
       "broadcast queue's is_empty has its own fence",                                                                \
     .scenario = "inject",                                                                                            \
     .kinds = Hang)                                                                                                   \
   X(LateIsBlockedLock, late_is_blocked_lock, (static constexpr bool kLateIsBlockedLock = true;),                     \
-    .history = "the ordering argued in sleep/mod.rs (lock before registering)",                                      \
+    .history = "code 2803c599 (2020-01, PR #746): gate 2's lock before registering, argued in sleep/mod.rs",         \
     .failure = "a waker finds is_blocked false between registration and the lock and leaves; the sleeper then "      \
       "blocks with its latch set",                                                                                   \
     .scenario = "join",                                                                                              \
     .kinds = Hang)                                                                                                   \
   X(Gate5IgnoresBroadcasts, gate5_ignores_broadcasts, (static constexpr bool kGate5IgnoresBroadcasts = true;),       \
-    .history = "be12615 (2022-11, PR #992, rayon-core 1.10.1)",                                                      \
+    .history = "fix be12615b (2022-11, PR #992): in rayon-core 1.10.0, fixed in 1.10.1",                             \
     .failure = "a broadcast job pushed to a worker's own queue while it passes gate 4 is never run",                 \
     .scenario = "broadcast",                                                                                         \
     .kinds = Hang)                                                                                                   \
   X(CrossLatchNoKeepAlive, cross_latch_no_keepalive, (static constexpr bool kCrossLatchNoKeepAlive = true;),         \
-    .history = "cbd484c + 0713753 (2020-03)",                                                                        \
+    .history = "fix cbd484ca + 07137531 (2020-03, PR #746), never released: rayon-core 1.8.0 shipped the fix",       \
     .failure = "the setter notifies a registry its waiter has already freed: use after free",                        \
     .scenario = "cross",                                                                                             \
     .kinds = UseAfterFree | Crash | Hang)                                                                            \
   X(ScopeLatchNoKeepAlive, scope_latch_no_keepalive, (static constexpr bool kScopeLatchNoKeepAlive = true;),         \
-    .history = "rayon-core 1.10.1 to 1.11.0; keep-alive from 1.12.0 (32d3774a, 2023-06, #1059)",                     \
+    .history = "fix 32d3774a (2023-06, PR #1059): in rayon-core 1.10.1 to 1.11.0, fixed in 1.12.0",                  \
     .failure = "a job in pool B sets the scope latch owned by a worker of pool A and then notifies A's registry "    \
       "without holding it; the owner may have returned and, with A dropped, its exiting worker freed that "          \
       "registry: use after free",                                                                                    \
     .scenario = "cross_scope",                                                                                       \
     .kinds = UseAfterFree | Crash | Hang | DataRace)                                                                 \
   X(CrossIsCold, cross_is_cold, (static constexpr bool kCrossIsCold = true;),                                        \
-    .history = "36577d6 (2017-09, PR #449)",                                                                         \
+    .history = "fix 36577d60 (2017-09, PR #449): in rayon-core up to 1.2.1, fixed in 1.3.0",                         \
     .failure = "a worker of pool A entering pool B blocks instead of working; A->B->A with busy pools deadlocks",    \
     .scenario = "cross",                                                                                             \
     .kinds = Hang)                                                                                                   \
   X(SelfInstallBlocks, self_install_blocks, (static constexpr bool kSelfInstallBlocks = true;),                      \
-    .history = "03e5d2d (2017-09, #446)",                                                                            \
+    .history = "fix 03e5d2d3 (2017-09, issue #446, PR #443): in rayon-core up to 1.2.1, fixed in 1.3.0",             \
     .failure = "install from a worker into its own pool injects and blocks that worker; with one thread, a "         \
       "deadlock",                                                                                                    \
     .scenario = "cross",                                                                                             \
     .kinds = Hang)                                                                                                   \
   X(LatchSetNoWake, latch_set_no_wake, (static constexpr bool kLatchSetNoWake = true;),                              \
-    .history = "the contract of CoreLatch::set (SLEEPING means: wake the owner)",                                    \
+    .history = "code 2803c599 (2020-01, PR #746): CoreLatch::set returning SLEEPING means: wake the owner",          \
     .failure = "an owner asleep on its latch is never woken when the latch is set",                                  \
     .scenario = "join",                                                                                              \
     .kinds = Hang)                                                                                                   \
   X(TerminateNoWake, terminate_no_wake, (static constexpr bool kTerminateNoWake = true;),                            \
-    .history = "108442d (2017, #200)",                                                                               \
+    .history = "fix 108442de (2017-01, issue #200, PR #201): in rayon up to 0.6, before rayon-core",                 \
     .failure = "dropping a pool sets the terminate latches without waking sleeping workers: they never exit",        \
     .scenario = "terminate",                                                                                         \
     .kinds = Hang)                                                                                                   \
   X(LockLatchSetOutsideMutex, lock_latch_set_outside_mutex,                                                          \
     (static constexpr bool kLockLatchSetOutsideMutex = true;),                                                       \
-    .history = "f17d745 (2016)",                                                                                     \
+    .history = "fix f17d745e (2016-01, PR #11): in rayon 0.1, before rayon-core",                                    \
     .failure = "the flag is set and notified between a waiter's check and its wait: the waiter sleeps forever; "     \
       "or the waiter sees the flag, returns and its thread frees the latch before the notify: use after free",       \
     .scenario = "inject",                                                                                            \
     .kinds = Hang | UseAfterFree | DataRace)                                                                         \
   X(LockLatchWaitOnce, lock_latch_wait_once, (static constexpr bool kLockLatchWaitOnce = true;),                     \
-    .history = "catalog extra (the loop in LockLatch::wait, rayon-core latch.rs: `while !*guard`)",                  \
+    .history = "code in 1.10.1: the loop in LockLatch::wait (`while !*guard`)",                                      \
     .failure = "a spurious condvar wake-up returns from the wait before the latch is set: the outside caller "       \
       "reads a job result that is not there, or returns and frees the job whose latch the worker then sets",        \
     .scenario = "inject",                                                                                            \
     .kinds = Assertion | Crash | DataRace | UseAfterFree)                                                            \
   X(ColdLatchNoReset, cold_latch_no_reset, (static constexpr bool kColdLatchNoReset = true;),                        \
-    .history = "catalog extra (the reset in in_worker_cold)",                                                        \
+    .history = "code in 1.10.1: the reset of the cold LockLatch in in_worker_cold",                                  \
     .failure = "the thread-local latch stays set: the next cold call returns before its job ran",                    \
     .scenario = "inject",                                                                                            \
     .kinds = Assertion | Crash)                                                                                      \
   X(InternalPushNoJec, internal_push_no_jec, (static constexpr bool kInternalPushNoJec = true;),                     \
-    .history = "catalog extra (kind 2 of the lost wake-ups of the design: a sleepy worker misses an internal push)",  \
+    .history = "code in 1.10.1: new_internal_jobs moving a sleepy JEC (a sleepy worker misses an internal push)",    \
     .failure = "a sleepy worker sleeps beside a job pushed on another worker's deque: one helper fewer, no wrong result", \
     .scenario = "rendezvous",                                                                                        \
     .kinds = Hang)                                                                                                   \
   X(SpawnNoCatchUnwind, spawn_no_catch_unwind, (static constexpr bool kSpawnNoCatchUnwind = true;),                \
-    .history = "catalog extra (spawn's catch_unwind around the closure)",                                            \
+    .history = "code in 1.10.1: spawn's catch_unwind around the closure",                                            \
     .failure = "a spawned job's exception meets the job's noexcept frame: std::terminate ends the process",          \
     .scenario = "exception",                                                                                         \
     .kinds = Crash)                                                                                                  \
   X(SpawnNoTerminateCount, spawn_no_terminate_count, (static constexpr bool kSpawnNoTerminateCount = true;),         \
-    .history = "catalog extra (spawn's increment_terminate_count)",                                                  \
+    .history = "code in 1.10.1: spawn's increment_terminate_count",                                                  \
     .failure = "a pool terminates with spawned jobs still queued: jobs are lost or a worker exits with work",        \
     .scenario = "terminate",                                                                                         \
     .kinds = Hang | WrongResult)                                                                                     \
   X(ArcJobNoCreatorRef, arc_job_no_creator_ref, (static constexpr bool kArcJobNoCreatorRef = true;),                \
-    .history = "catalog extra (issue #38: rayon-core's ArcJob is an Arc, and Arc::new starts at one, the creator's " \
-      "reference; a blind bug of the held-out measurement)",                                                        \
+    .history = "code in 1.10.1: ArcJob is an Arc, and Arc::new starts at one, the creator's reference (a blind "     \
+      "bug of the held-out measurement, wsstress issue #38)",                                                        \
     .failure = "a broadcast job's count starts at zero: the first worker to run its JobRef frees the job while the " \
       "broadcaster still makes the next workers' JobRefs: use after free",                                           \
     .scenario = "broadcast",                                                                                         \
     .kinds = UseAfterFree | Crash)                                                                                   \
   X(IsSleepyAlwaysTrue, is_sleepy_always_true, (static constexpr bool kIsSleepyAlwaysTrue = true;),                  \
-    .history = "c3a5304 (2020-05)",                                                                                  \
+    .history = "fix c3a5304d (2020-05, PR #746), never released: rayon-core 1.8.0 shipped the fix",                  \
     .failure = "the JEC parity test is masked with 0: every value looks sleepy",                                     \
     .scenario = "join",                                                                                              \
     .kinds = Assertion)                                                                                              \
   X(JecCarry, jec_carry,                                                                                             \
     (static constexpr unsigned kJecBits = 2; static constexpr bool kJecBelowCounters = true;                         \
      static constexpr bool kJecIncrementCarries = true;),                                                            \
-    .history = "908e137 (2020-04), e768237 (2020-09, #797)",                                                         \
+    .history = "fix 908e1371 (2020-04, PR #746, never released) and e7682378 (2020-09, issue #797, PR #800: in "     \
+      "rayon-core 1.8.0, fixed in 1.8.1)",                                                                           \
     .failure = "the JEC increment carries out of its field into the sleeping-thread count",                          \
     .scenario = "join",                                                                                              \
     .kinds = Assertion)                                                                                              \
   X(DequePopNoFence, deque_pop_no_fence, (static constexpr bool kDequePopNoFence = true;),                           \
-    .history = "Le, Pop, Cohen, Zappa Nardelli (PPoPP 2013): the fence in take()",                                   \
+    .history = "code in crossbeam-deque 0.8.1: the fence in pop (Le, Pop, Cohen, Zappa Nardelli, PPoPP 2013)",       \
     .failure = "the owner's pop reads `front` before its store of `back` is visible: owner and thief both take "     \
       "the last job, which runs twice",                                                                              \
     .scenario = "join",                                                                                              \
     .kinds = DataRace | WrongResult | UseAfterFree | Crash | Hang)                                                   \
   X(DequePushRelaxed, deque_push_relaxed, (static constexpr bool kDequePushRelaxed = true;),                         \
-    .history = "crossbeam-deque's push (the Release fence and store that publish `back`)",                           \
+    .history = "code in crossbeam-deque 0.8.1: the Release fence and store that publish `back` in push",             \
     .failure = "a thief sees the new `back` before the job in its slot and takes an empty slot: the job is lost",    \
     .scenario = "join",                                                                                              \
     .kinds = Assertion | Hang | WrongResult | DataRace)                                                              \
   /* weak-memory orders of the latches (issue #18): x86 and TSO cannot show them                                */  \
   X(LatchProbeRelaxed, latch_probe_relaxed, (static constexpr bool kLatchProbeRelaxed = true;),                      \
-    .history = "issue #18: latch.rs's Acquire probe weakened (the latch's half of the job result's order)",          \
+    .history = "code in 1.10.1: latch.rs's Acquire probe (the latch's half of the job result's order)",              \
     .failure = "the waiter of a join sees the latch set and reads the stolen half's result with no Acquire: "       \
       "nothing orders the thief's write of the result before that read",                                             \
     .scenario = "join",                                                                                              \
     .kinds = DataRace)                                                                                               \
   X(CountLatchSubRelaxed, count_latch_sub_relaxed, (static constexpr bool kCountLatchSubRelaxed = true;),            \
-    .history = "issue #18: latch.rs's SeqCst CountLatch decrement weakened to Relaxed",                              \
+    .history = "code in 1.10.1: latch.rs's SeqCst CountLatch decrement",                                             \
     .failure = "a scope job that is not the last to finish releases nothing: the scope's owner returns with no "   \
       "order after that job's writes",                                                                               \
     .scenario = "scope",                                                                                             \
     .kinds = DataRace | Crash)                                                                                       \
   /* negative controls: expected harmless                                                                        */  \
   X(NarrowJec, narrow_jec, (static constexpr unsigned kJecBits = 1;),                                                \
-    .history = "model knob (1-bit JEC)",                                                                             \
+    .history = "knob: a 1-bit JEC",                                                                                  \
     .failure = "none expected: gate 5 and the SeqCst fences cover a JEC that rolls over",                            \
     .scenario = "inject",                                                                                            \
     .negative_control = true)                                                                                        \
   X(CoreLatchSetSeqCst, core_latch_set_seqcst, (static constexpr bool kCoreLatchSetSeqCst = true;),                  \
-    .history = "6b1367f (2026-04, #1297)",                                                                           \
+    .history = "change 6b1367fe (2026-04, PR #1297), unreleased: judged an oversight, never shown to fail",          \
     .failure = "none expected: judged an oversight upstream, never shown to fail",                                   \
     .scenario = "join",                                                                                              \
     .negative_control = true)                                                                                        \
   /* the fence table (pool/README.md): the Injector weakened to the orders the seeds' proof sketch assumes,      */  \
   /* alone (a negative control: the fences cover it) and with either handshake fence removed                     */  \
   X(InjectorAcqRel, injector_acq_rel, (static constexpr bool kInjectorAcqRel = true;),                               \
-    .history = "fence table: the seeds' proof sketch's orders",                                                      \
+    .history = "knob (fence table): the orders of the design's proof sketch",                                        \
     .failure = "none expected: the Injector's SeqCst push CAS, steal CAS and is_empty loads weakened to Release "    \
       "/ AcqRel / Acquire; the two SeqCst fences of the handshake restore the ordering",                             \
     .scenario = "inject",                                                                                            \
     .negative_control = true)                                                                                        \
   X(NoInjectFenceAcqRel, no_inject_fence_acq_rel,                                                                    \
     (static constexpr bool kNoInjectFence = true; static constexpr bool kInjectorAcqRel = true;),                    \
-    .history = "fence table: no_inject_fence over injector_acq_rel",                                                 \
+    .history = "knob (fence table): no_inject_fence over injector_acq_rel",                                          \
     .failure = "the inject fence's store->load reordering, once the Injector's own SeqCst operations no longer "     \
       "forbid it",                                                                                                   \
     .scenario = "inject",                                                                                            \
     .kinds = Hang)                                                                                                   \
   X(NoSleepFenceAcqRel, no_sleep_fence_acq_rel,                                                                      \
     (static constexpr bool kNoSleepFence = true; static constexpr bool kInjectorAcqRel = true;),                     \
-    .history = "fence table: no_sleep_fence over injector_acq_rel",                                                  \
+    .history = "knob (fence table): no_sleep_fence over injector_acq_rel",                                           \
     .failure = "none: gate 5 reads the worker's broadcast queue before the Injector (rayon-core 1.10.1 "             \
       "registry.rs:746), and crossbeam's Stealer::is_empty runs a SeqCst fence between its loads, which stands "     \
       "in for the sleep fence even once is_empty's Injector loads are Acquire",                                      \
@@ -346,7 +348,7 @@ struct NoMutants {
     .negative_control = true)                                                                                        \
   /* crossbeam-epoch's x86 pin (a SeqCst CAS on a private word) in Deque::steal                                  */  \
   X(EpochPinX86Cas, epoch_pin_x86_cas, (static constexpr bool kEpochPinX86Cas = true;),                              \
-    .history = "crossbeam-epoch 0.9.13 pin() on x86 (a SeqCst CAS instead of a SeqCst fence)",                       \
+    .history = "knob: crossbeam-epoch 0.9.13's pin() on x86 (a SeqCst CAS instead of a SeqCst fence)",               \
     .failure = "under the C++ model a SeqCst RMW on the thief's own word does not order its loads of front and "     \
       "back: a thief and the owner may both take the last job",                                                      \
     .scenario = "join",                                                                                              \
