@@ -3,7 +3,10 @@
 Called by `compare` (which installs what it needs first). Builds the three
 programs, runs them in alternating order for several passes on this machine,
 and reports, per workload and thread count, each library's median over the
-passes, the spread (max-min over median), and the ratio wsstress / rayon-core.
+passes, the spread (max-min over median), and the ratio wsstress / rayon-core
+with a bootstrap 95 % interval and its verdict (stats.py). It refuses to start
+on a busy machine (--allow-busy runs anyway and flags the table), and records
+the CPU model, the steal time and the CPU other processes used.
 """
 import argparse
 import datetime
@@ -14,6 +17,8 @@ import statistics
 import subprocess
 import sys
 import tempfile
+
+import stats
 
 WORKLOADS = [
     ("fib25", "fib(25) through join, no cutoff", "ns"),
@@ -76,10 +81,20 @@ def parse(output):
     return out
 
 
+def machine_line(meta):
+    share = lambda v: "?" if v is None else f"{v * 100:.1f} %"
+    line = (f"Load average before: {meta['load_before']}; during the run, steal {share(meta['steal_share'])}, "
+            f"other processes {share(meta['other_share'])} of the CPUs.")
+    if meta["busy"]:
+        line += " **BUSY MACHINE: " + "; ".join(meta["busy"]) + ": read the ratios with care.**"
+    return line
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--root", required=True)
-    ap.add_argument("--passes", type=int, default=5)
+    ap.add_argument("--passes", type=int, default=10)
+    ap.add_argument("--allow-busy", action="store_true", help="run on a busy machine and flag the table")
     ap.add_argument("--min-time", type=float, default=0.2)
     ap.add_argument("--filter", default="")
     ap.add_argument("--json", default=None)
@@ -114,6 +129,11 @@ def main():
     if have_tbb:
         runners["oneTBB"] = lambda: parse(run([tbb] + gb_args))
 
+    load_before = stats.load_average()
+    if load_before is not None and load_before > stats.LOAD_LIMIT and not a.allow_busy:
+        fail(f"the machine is busy (load average {load_before:.2f} > {stats.LOAD_LIMIT}); "
+             "wait, or give --allow-busy to run anyway with the table flagged")
+    watch = stats.MachineWatch()
     samples = {lib: {} for lib in runners}
     order = list(runners)
     for p in range(a.passes):
@@ -124,6 +144,8 @@ def main():
             for k, v in runners[lib]().items():
                 samples[lib].setdefault(k, []).append(v)
 
+    machine = watch.finish()
+    busy = stats.busy_reasons(load_before, machine)
     if not samples["wsstress"]:
         fail(f"--filter {a.filter!r} matches no workload")
     rows = []
@@ -137,22 +159,18 @@ def main():
                     med = statistics.median(vals)
                     row[lib] = {"median": med, "min": min(vals), "max": max(vals),
                                 "spread": (max(vals) - min(vals)) / med if med else 0.0, "passes": len(vals)}
-            ours_m = row.get("wsstress", {}).get("median")
-            ray_m = row.get("rayon-core", {}).get("median")
-            row["ratio"] = ours_m / ray_m if ours_m is not None and ray_m else None
+            ours_v, ray_v = samples["wsstress"].get(k), samples["rayon-core"].get(k)
+            interval = stats.ratio_interval(ours_v, ray_v) if ours_v and ray_v else None
+            row["ratio"] = interval[0] if interval else None
+            row["ratio_ci95"] = [interval[1], interval[2]] if interval else None
+            row["verdict"] = stats.verdict(interval)
             if ours_m is not None or ray_m is not None:
                 rows.append(row)
 
-    cpu = "unknown"
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    meta = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+    cpu = stats.cpu_model()
+    meta = {"load_before": load_before, "steal_share": machine["steal_share"],
+            "other_share": machine["other_share"], "busy": busy,
+            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
             "machine": f"{cpu}, {os.cpu_count()} CPUs, {platform.system()} {platform.release()}",
             "passes": a.passes, "min_time_s": a.min_time}
 
@@ -175,11 +193,13 @@ def main():
 
     lines = [f"Measured {meta['date']} on {meta['machine']}; median of {a.passes} interleaved passes "
              f"(± half the max-min spread); ratio = wsstress / rayon-core (tuned: opt-level 3, codegen-units 1), "
-             f"below 1 is faster; the cgu16 column is cargo's default release profile.", "",
+             f"below 1 is faster, with its bootstrap 95 % interval over the passes: 'at par' when it holds 1.00; "
+             f"the cgu16 column is cargo's default release profile. {machine_line(meta)}", "",
              "| workload | threads | rayon-core 1.10.1 | wsstress | ratio | rayon-core cgu16 | oneTBB |",
              "|---|---|---|---|---|---|---|"]
     for r in rows:
-        ratio = "—" if r["ratio"] is None else f"{r['ratio']:.2f}"
+        ratio = "—" if r["ratio"] is None else \
+            f"{r['ratio']:.2f} [{r['ratio_ci95'][0]:.2f}, {r['ratio_ci95'][1]:.2f}] {r['verdict']}"
         lines.append(f"| {r['workload']} | {r['threads']} | {cell(r, 'rayon-core')} | {cell(r, 'wsstress')} | "
                      f"{ratio} | {cell(r, 'rayon-core-cgu16')} | {cell(r, 'oneTBB')} |")
     table = "\n".join(lines)
