@@ -130,6 +130,15 @@ FlagOptions add_run_flags(CLI::App* cmd, stress::RunSpec& spec, unsigned taker, 
   return out;
 }
 
+void add_sim_flags(CLI::App* cmd, sim::SimCampaignSpec& spec) {
+  for (const sim::SimFlag& f : sim::sim_flags()) {
+    CLI::Option* opt = cmd->add_option_function<std::string>(
+        std::string(f.flag.names), [&spec, set = f.set](const std::string& v) { set(spec, v); }, std::string(f.flag.help));
+    opt->default_str(f.get(spec))->type_name(f.flag.kind == stress::FlagKind::Whole ? "UINT" : "TEXT");
+    with_table_check(opt, f.flag, stress::kSimCommand);
+  }
+}
+
 void SeedOptions::add_to(CLI::App* cmd) {
   const stress::RunFlag &one = stress::run_flag("--seed"), &range = stress::run_flag("--seeds");
   seed_opt = cmd->add_option(std::string(one.names), seed, std::string(one.help));

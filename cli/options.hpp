@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "wsstress/result.hpp"
+#include "wsstress/sim/flags.hpp"
 #include "wsstress/stress/run_flags.hpp"
 #include "wsstress/stress/sweep.hpp"
 
@@ -80,6 +81,11 @@ using OwnFlagBinder = std::function<CLI::Option*(const stress::RunFlag&)>;
 using FlagOptions = std::map<std::string, CLI::Option*, std::less<>>;
 FlagOptions add_run_flags(CLI::App* cmd, stress::RunSpec& spec, unsigned taker, const OwnFlagBinder& own = {},
                           const std::vector<std::string_view>& skip = {});
+
+// `wsstress sim`'s own table (wsstress/sim/flags.hpp) as CLI11 options, each
+// setting its part of `spec` (its current value shown as the default), in the
+// table's order.
+void add_sim_flags(CLI::App* cmd, sim::SimCampaignSpec& spec);
 
 using stress::parse_seed_range;
 using stress::parse_shard;

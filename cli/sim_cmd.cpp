@@ -29,7 +29,7 @@ namespace {
 struct SimOptions {
   sim::SimCampaignSpec campaign;
   SeedOptions seeds;
-  std::string json_path, repro_path, trace_out, html_path, input_path, strategy = "portfolio", memory = "sc";
+  std::string json_path, repro_path, trace_out, html_path, input_path;
   bool trace = false, shrink = false, quiet = false, keep_going = false;
   CLI::Option* scenario_opt = nullptr;
   CLI::Option* input_opt = nullptr;
@@ -305,28 +305,15 @@ int replay_command(const ReplayOptions& o) {
 }
 
 void add_sim_options(CLI::App* cmd, SimOptions& o) {
+  o.campaign = sim::sim_command_defaults();
   auto& ss = o.campaign.base.run;
   ss.iterations = 3;
   // The table's rows (stress/run_flags.hpp), the seeds bound here.
   o.scenario_opt = add_run_flags(cmd, ss, stress::kSimCommand, [&](const stress::RunFlag& f) {
                      return o.seeds.bind(cmd, f);
                    }).at("--scenario");
-  one_of(cmd->add_option("--strategy", o.strategy,
-                         "a portfolio (each seed one of: random walk, PCT at depth 2, 3, 5, sleep-first), one of those "
-                         "alone, or depth-first search with a preemption bound"),
-         {"portfolio", "random", "pct", "dfs", "sleep-first"});
-  one_of(cmd->add_option("--memory", o.memory,
-                         "sequentially consistent, x86-TSO store buffers, or the C++ memory model (loads may read older "
-                         "stores; plain memory race-checked)"),
-         sim::memory_names());
-  auto& cfg = o.campaign.config;
-  cmd->add_option("--pct-depth", cfg.pct_depth, "PCT: bug depth d")->check(whole_range(1, 64));
-  cmd->add_option("--preemption-bound", cfg.preemption_bound, "DFS: preemptions per schedule")
-      ->check(whole_range(0, 64));
-  cmd->add_option("--max-executions", o.campaign.max_executions, "DFS: schedules per seed at most")
-      ->check(whole_range(1, 1000000000));
-  cmd->add_option("--step-budget", cfg.step_budget, "scheduling points before a livelock report")
-      ->check(whole_range(1000, 1000000000000));
+  // --strategy, --memory and the knobs: the simulator's table (wsstress/sim/flags.hpp).
+  add_sim_flags(cmd, o.campaign);
   add_max_seconds(cmd, o.campaign.base.max_seconds, "stop after this long (0: no limit)");
   add_json(cmd, o.json_path, "write the report as JSON (schema wsstress.sim/1)");
   cmd->add_option("--repro", o.repro_path, "where to write a failure's reproducer")->check(output_path());
@@ -357,9 +344,6 @@ Result<void> resolve(SimOptions& o) {
   }
   c.stop_on_failure = !o.keep_going;
   o.campaign.crash_guard = true;  // a crash of the pool is a finding, not the end of the command
-  auto& cfg = o.campaign.config;
-  cfg.strategy = sim::parse_strategy(o.strategy).value_or(sim::StrategyKind::Portfolio);  // CLI11 checked the word
-  cfg.memory = sim::parse_memory(o.memory).value_or(sim::MemoryModel::SC);  // CLI11 checked the word
   return {};
 }
 

@@ -6,6 +6,7 @@
 // A simulated seed is the whole interleaving, so rerunning it is the replay.
 #include "wsstress/engines/engine.hpp"
 #include "wsstress/sim/engine.hpp"
+#include "wsstress/sim/flags.hpp"
 
 namespace wsstress::engines {
 namespace {
@@ -66,14 +67,6 @@ static_assert(one_row_per_mutant(kRows), "one row per mutant of pool/mutants.hpp
 // Every seed from 0 until the budget runs out or the first failure.
 constexpr stress::SeedRange kEverySeed{0, 1000000000};
 
-std::string replay_line(const MatrixSpec& spec, const MutantInfo& m, std::uint64_t seed, StrategyKind strategy,
-                        MemoryModel memory) {
-  return "wsstress sim --scenario " + m.scenario + " --mutant " + m.name + " --seed " + std::to_string(seed) +
-         " --memory " + sim::to_string(memory) + " --strategy " + sim::to_string(strategy) + " --threads " +
-         std::to_string(spec.base.threads) + " --pools " + std::to_string(spec.base.pools) + " --iterations " +
-         std::to_string(spec.sim_iterations) + " --trace";
-}
-
 EngineResult simulate(const MatrixSpec& spec, const MutantInfo& m, StrategyKind strategy, MemoryModel memory) {
   sim::SimCampaignSpec c;
   c.base.run = spec.base;
@@ -88,7 +81,7 @@ EngineResult simulate(const MatrixSpec& spec, const MutantInfo& m, StrategyKind 
   if (report.failures.empty()) return stress::nothing_caught(report.runs);
   const sim::SimFailure& f = report.failures.front();
   return {true,   to_string(f.result.verdict.kind), f.result.verdict.message, f.seed, report.runs, f.at_seconds,
-          replay_line(spec, m, f.seed, strategy, memory)};
+          sim::sim_command_line(c, f.seed) + " --trace"};
 }
 
 // PCT under SC or TSO, judged against its column of the table.

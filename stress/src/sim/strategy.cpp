@@ -1,7 +1,9 @@
 // The ReadyView's queries, the noise the random strategies share, and the
-// one place a configuration becomes a Strategy.
+// one place a configuration becomes a Strategy (through the registry).
 #include "strategy.hpp"
 
+#include <cstdio>
+#include <cstdlib>
 #include <iterator>
 
 namespace wsstress::sim {
@@ -109,16 +111,20 @@ std::optional<Action> flush_or_spurious(const ReadyView& view, const SimConfig& 
   return std::nullopt;
 }
 
+SimConfig resolve_strategy(const SimConfig& config) {
+  const SimConfig c = resolve_memory_rates(config);
+  const StrategyEntry* e = find_strategy(c.strategy);
+  return e != nullptr && e->resolve != nullptr ? e->resolve(c) : c;
+}
+
 std::unique_ptr<Strategy> make_strategy(const SimConfig& config, SplitMix64& rng) {
-  std::unique_ptr<Strategy> s;
-  switch (config.strategy) {
-    case StrategyKind::Random: s = make_random(config, rng); break;
-    case StrategyKind::PCT: s = make_pct(config, rng); break;
-    case StrategyKind::DFS: s = make_dfs(); break;
-    case StrategyKind::Fuzz: s = make_fuzz(config, rng); break;
-    case StrategyKind::SleepFirst: s = make_sleep_first(config, rng); break;
-    case StrategyKind::Portfolio: s = make_random(config, rng); break;  // resolved before (resolve_strategy)
+  const StrategyEntry* e = find_strategy(config.strategy);
+  if (e == nullptr || e->make == nullptr) {  // parse_strategy gives registered names; resolve_strategy ran
+    std::fprintf(stderr, "wsstress: internal error: strategy '%s' cannot run (not registered, or not resolved)\n",
+                 to_string(config.strategy));
+    std::abort();
   }
+  std::unique_ptr<Strategy> s = e->make(config, rng);
   if (!config.forced.empty()) s = make_replay(config.forced, std::move(s));
   return s;
 }

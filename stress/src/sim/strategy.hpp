@@ -2,7 +2,8 @@
 // shows a Strategy the runnable fibers (a ReadyView) and the strategy returns
 // an Action: run a fiber to its next scheduling point, flush the oldest store
 // of a fiber's TSO buffer, or wake a condvar waiter spuriously. Each strategy
-// lives in its own file under strategies/, after shuttle's Scheduler trait.
+// lives in its own file under strategies/, after shuttle's Scheduler trait,
+// and registers itself (wsstress/sim/strategies.hpp).
 //
 // Every strategy draws from the scheduler's one seeded generator, so a seed
 // and a strategy fix the run; the decisions made are recorded as numbers
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "fiber.hpp"
+#include "wsstress/sim/strategies.hpp"
 #include "wsstress/pool/platform/splitmix64.hpp"
 
 namespace wsstress::sim {
@@ -75,16 +77,11 @@ class Strategy {
   virtual std::vector<std::vector<std::uint32_t>> take_decisions() { return {}; }
 };
 
-// The strategy a configuration asks for, replaying `config.forced` first if
-// it is not empty. `rng` is the scheduler's generator and outlives it.
+// The strategy a configuration asks for (its registry entry's factory,
+// strategies.hpp; the configuration is resolved already), replaying
+// `config.forced` first if it is not empty. `rng` is the scheduler's generator
+// and outlives it.
 std::unique_ptr<Strategy> make_strategy(const SimConfig& config, SplitMix64& rng);
-
-// One per file under strategies/.
-std::unique_ptr<Strategy> make_random(const SimConfig& config, SplitMix64& rng);
-std::unique_ptr<Strategy> make_pct(const SimConfig& config, SplitMix64& rng);
-std::unique_ptr<Strategy> make_dfs();
-std::unique_ptr<Strategy> make_fuzz(const SimConfig& config, SplitMix64& rng);
-std::unique_ptr<Strategy> make_sleep_first(const SimConfig& config, SplitMix64& rng);
 
 // PCT's pick (strategies/pct.cpp), for PCT and for the fuzz strategy's PCT
 // encoding: at a change point the fiber that ran last drops below every
@@ -94,9 +91,12 @@ Action pct_pick(const ReadyView& view, const std::vector<std::uint64_t>& change_
 // A fiber's initial PCT priority from its spawn draw: above every change point's.
 inline std::uint64_t pct_initial_priority(std::uint64_t draw) noexcept { return 1000 + draw % 1000000; }
 
-// The portfolio's member for config.seed (strategies/portfolio.cpp); any other
-// configuration as it is. The scheduler runs the member.
+// The configuration a run actually runs: the memory rates drawn for its seed
+// (resolve_memory_rates), and for a strategy that runs another per seed (the
+// portfolio) that member (its entry's `resolve`).
 SimConfig resolve_strategy(const SimConfig& config);
+// Follows `forced`, then hands over to `then` (strategies/replay.cpp; not in
+// the registry: it wraps the strategy a reproducer names).
 std::unique_ptr<Strategy> make_replay(std::vector<std::uint32_t> forced, std::unique_ptr<Strategy> then);
 
 // The TSO flush rate of config.seed's run: config.flush_percent if set, else

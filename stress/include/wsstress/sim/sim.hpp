@@ -51,6 +51,7 @@
 #include "wsstress/pool/platform/concept.hpp"
 #include "wsstress/pool/trace.hpp"
 #include "wsstress/sim/asan.hpp"
+#include "wsstress/sim/strategies.hpp"
 #include "wsstress/stress/scenario.hpp"
 
 namespace wsstress::sim {
@@ -59,16 +60,10 @@ using pool::Event;
 using pool::SrcLoc;
 
 enum class MemoryModel { SC, TSO, CPP };
-// Fuzz: each decision is read from `fuzz_bytes` (a coverage-guided fuzzer's
-// input), then from a generator seeded with `seed` once they run out.
-enum class StrategyKind { Random, PCT, DFS, Fuzz, SleepFirst, Portfolio };
 const char* to_string(MemoryModel m) noexcept;  // "sc", "tso", "cpp"
 std::optional<MemoryModel> parse_memory(std::string_view word) noexcept;
 std::vector<std::string> memory_names();  // every model's word, for the CLI and its completions
 inline constexpr MemoryModel kMemoryModels[] = {MemoryModel::SC, MemoryModel::TSO, MemoryModel::CPP};
-const char* to_string(StrategyKind s) noexcept;
-// "random", "pct", "dfs", "fuzz", "sleep-first", "portfolio"; nullopt for another word.
-std::optional<StrategyKind> parse_strategy(std::string_view word) noexcept;
 
 // What a scheduling point does, for traces.
 enum class Op : std::uint8_t {
@@ -81,7 +76,7 @@ const char* to_string(Op op) noexcept;
 
 struct SimConfig {
   std::uint64_t seed = 0;
-  StrategyKind strategy = StrategyKind::Random;
+  StrategyKind strategy = StrategyKind::Random;  // strategies.hpp
   MemoryModel memory = MemoryModel::SC;
   unsigned pct_depth = 3;                 // PCT: d (priority change points + 1)
   std::uint64_t pct_steps = 20000;        // PCT: k, the steps change points are drawn from
@@ -96,7 +91,7 @@ struct SimConfig {
   unsigned stale_percent = 0;
   unsigned spurious_wakeup_per_mille = 5; // chance a condvar waiter wakes spuriously
   std::vector<std::uint32_t> forced;      // a recorded schedule to follow (replay)
-  std::vector<std::uint8_t> fuzz_bytes;   // Fuzz: one byte per decision
+  std::vector<std::uint8_t> fuzz_bytes;   // Fuzz: one byte per decision (a fuzzer's input), then the seed's draws
   bool record_trace = false;              // keep every point (for --trace / --trace-out)
 };
 

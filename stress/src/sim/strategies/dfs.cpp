@@ -42,8 +42,13 @@ class Dfs final : public Strategy {
   std::vector<std::vector<std::uint32_t>> decisions_;
 };
 
+std::unique_ptr<Strategy> make_dfs(const SimConfig&, SplitMix64&) { return std::make_unique<Dfs>(); }
+
 }  // namespace
 
-std::unique_ptr<Strategy> make_dfs() { return std::make_unique<Dfs>(); }
+WSSTRESS_REGISTER_STRATEGY(dfs_strategy, {.kind = StrategyKind::DFS, .rank = 40,
+                                          .help = "depth-first search of every schedule with at most "
+                                                  "--preemption-bound preemptions, --max-executions per seed",
+                                          .make = make_dfs})
 
 }  // namespace wsstress::sim

@@ -76,10 +76,14 @@ class Fuzz final : public Strategy {
   std::vector<std::uint64_t> priority_;  // by fiber id
 };
 
-}  // namespace
-
 std::unique_ptr<Strategy> make_fuzz(const SimConfig& config, SplitMix64& rng) {
   return std::make_unique<Fuzz>(config, rng);
 }
+
+}  // namespace
+
+// No help line: `wsstress sim` has no fuzzer input to give it. Reproducers
+// may name it (their schedule holds every decision).
+WSSTRESS_REGISTER_STRATEGY(fuzz_strategy, {.kind = StrategyKind::Fuzz, .rank = 90, .make = make_fuzz})
 
 }  // namespace wsstress::sim

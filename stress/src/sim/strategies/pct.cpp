@@ -47,8 +47,16 @@ Action pct_pick(const ReadyView& view, const std::vector<std::uint64_t>& change_
   return *best;
 }
 
+namespace {
+
 std::unique_ptr<Strategy> make_pct(const SimConfig& config, SplitMix64& rng) {
   return std::make_unique<Pct>(config, rng);
 }
+
+}  // namespace
+
+WSSTRESS_REGISTER_STRATEGY(pct_strategy, {.kind = StrategyKind::PCT, .rank = 30,
+                                          .help = "random priorities with --pct-depth - 1 change points (PCT)",
+                                          .make = make_pct})
 
 }  // namespace wsstress::sim

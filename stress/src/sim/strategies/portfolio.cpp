@@ -6,10 +6,10 @@
 #include "../strategy.hpp"
 
 namespace wsstress::sim {
+namespace {
 
-SimConfig resolve_strategy(const SimConfig& config) {
-  if (config.strategy != StrategyKind::Portfolio) return resolve_memory_rates(config);
-  SimConfig member = resolve_memory_rates(config);
+SimConfig member_for_seed(const SimConfig& config) {
+  SimConfig member = config;
   switch (config.seed % 5) {
     case 0: member.strategy = StrategyKind::Random; break;
     case 1: member.strategy = StrategyKind::PCT; member.pct_depth = 2; break;
@@ -19,5 +19,13 @@ SimConfig resolve_strategy(const SimConfig& config) {
   }
   return member;
 }
+
+}  // namespace
+
+// No `make`: the scheduler runs the member (resolve_strategy).
+WSSTRESS_REGISTER_STRATEGY(portfolio_strategy,
+                           {.kind = StrategyKind::Portfolio, .rank = 10,
+                            .help = "each seed one of random, pct at depth 2, 3, 5, sleep-first (by seed % 5)",
+                            .resolve = member_for_seed})
 
 }  // namespace wsstress::sim

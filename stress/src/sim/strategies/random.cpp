@@ -22,10 +22,13 @@ class Random final : public Strategy {
   SplitMix64& rng_;
 };
 
-}  // namespace
-
 std::unique_ptr<Strategy> make_random(const SimConfig& config, SplitMix64& rng) {
   return std::make_unique<Random>(config, rng);
 }
+
+}  // namespace
+
+WSSTRESS_REGISTER_STRATEGY(random_strategy, {.kind = StrategyKind::Random, .rank = 20,
+                                             .help = "the uniform random walk", .make = make_random})
 
 }  // namespace wsstress::sim

@@ -46,10 +46,14 @@ class SleepFirst final : public Strategy {
   SplitMix64& rng_;
 };
 
-}  // namespace
-
 std::unique_ptr<Strategy> make_sleep_first(const SimConfig& config, SplitMix64& rng) {
   return std::make_unique<SleepFirst>(config, rng);
 }
+
+}  // namespace
+
+WSSTRESS_REGISTER_STRATEGY(sleep_first_strategy,
+                           {.kind = StrategyKind::SleepFirst, .rank = 50,
+                            .help = "the workers until all are asleep, then the others", .make = make_sleep_first})
 
 }  // namespace wsstress::sim

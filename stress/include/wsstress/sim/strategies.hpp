@@ -1,0 +1,88 @@
+// The simulator's strategies by name, and the one registry of them (issue
+// #40). A strategy is one file under stress/src/sim/strategies/ that defines
+// its Strategy class (stress/src/sim/strategy.hpp) and registers itself with
+// WSSTRESS_REGISTER_STRATEGY: its name as the CLI and reproducers spell it,
+// its place and one line in `wsstress sim --strategy`'s help, and its
+// factory. parse_strategy, the names in reports, --strategy's values, help
+// and completion, and the scheduler's choice of a Strategy all read the
+// registry, so adding a strategy is adding a file (the build globs the folder).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "wsstress/pool/platform/splitmix64.hpp"
+
+namespace wsstress::sim {
+
+struct SimConfig;
+class Strategy;  // stress/src/sim/strategy.hpp
+
+// A strategy, as a value: the registered name it stands for, compared by
+// name. The constants are the strategies other code asks for by name (the
+// DFS tree, the matrix's columns, the portfolio's members, the schedule
+// fuzzer); a strategy nothing else names needs none.
+class StrategyKind {
+ public:
+  // A name from static storage (a literal): to_string() hands it out as is.
+  constexpr explicit StrategyKind(const char* name) noexcept : name_(name) {}
+  constexpr const char* name() const noexcept { return name_; }
+  constexpr bool operator==(const StrategyKind& o) const noexcept { return std::string_view(name_) == o.name_; }
+
+  static const StrategyKind Random, PCT, DFS, Fuzz, SleepFirst, Portfolio;
+
+ private:
+  const char* name_;
+};
+inline constexpr StrategyKind StrategyKind::Random{"random"};
+inline constexpr StrategyKind StrategyKind::PCT{"pct"};
+inline constexpr StrategyKind StrategyKind::DFS{"dfs"};
+inline constexpr StrategyKind StrategyKind::Fuzz{"fuzz"};
+inline constexpr StrategyKind StrategyKind::SleepFirst{"sleep-first"};
+inline constexpr StrategyKind StrategyKind::Portfolio{"portfolio"};
+
+// One strategy's entry in the registry.
+struct StrategyEntry {
+  StrategyKind kind;
+  // Its place in --strategy's values, help and completion (ascending): the
+  // registry sorts by it, as files register in no set order.
+  int rank = 0;
+  // What --strategy's help says of it; "" keeps it off the command line (the
+  // fuzz strategy reads a fuzzer's input, which `wsstress sim` has none of).
+  std::string_view help{};
+  // The strategy for a configuration; `rng` is the scheduler's generator.
+  std::unique_ptr<Strategy> (*make)(const SimConfig& config, SplitMix64& rng) = nullptr;
+  // A strategy that runs another one per seed (the portfolio): the
+  // configuration actually run, whose strategy has a `make`. Null for the rest.
+  SimConfig (*resolve)(const SimConfig& config) = nullptr;
+};
+
+const char* to_string(StrategyKind s) noexcept;  // its name
+// The registered strategy of that name; nullopt for another word.
+std::optional<StrategyKind> parse_strategy(std::string_view word) noexcept;
+// Adds `e`; called before main by WSSTRESS_REGISTER_STRATEGY. Two strategies
+// of one name end the program (a build mistake).
+bool add_strategy(const StrategyEntry& e);
+// Every registered strategy, by rank; the entry of one (nullptr: none).
+const std::vector<const StrategyEntry*>& all_strategies();
+const StrategyEntry* find_strategy(StrategyKind s) noexcept;
+// The names --strategy takes, by rank (the entries with a help line).
+std::vector<std::string> strategy_names();
+// --strategy's help: "name: help" for each of them, by rank.
+std::string strategy_help();
+
+}  // namespace wsstress::sim
+
+// Registers a strategy from its own file: `var` is a name unique in the
+// program's strategy files (unity builds merge files), the rest a
+// StrategyEntry's initializer. The entry lives for the program. The strategy
+// files are linked whole (stress/CMakeLists.txt), so that none is dropped
+// from the static archive for want of a reference.
+#define WSSTRESS_REGISTER_STRATEGY(var, ...)                                         \
+  namespace {                                                                         \
+  const ::wsstress::sim::StrategyEntry var = __VA_ARGS__;                            \
+  [[maybe_unused]] const bool var##_registered = ::wsstress::sim::add_strategy(var); \
+  }
