@@ -50,8 +50,10 @@ bool add_strategy(const StrategyEntry& e) {
     std::abort();
   }
   entries.push_back(&e);
-  std::stable_sort(entries.begin(), entries.end(),
-                   [](const StrategyEntry* a, const StrategyEntry* b) { return a->rank < b->rank; });
+  // By rank, then name: one order whatever order the files registered in.
+  std::sort(entries.begin(), entries.end(), [](const StrategyEntry* a, const StrategyEntry* b) {
+    return a->rank != b->rank ? a->rank < b->rank : std::string_view(a->kind.name()) < b->kind.name();
+  });
   return true;
 }
 

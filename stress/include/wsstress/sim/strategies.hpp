@@ -66,7 +66,7 @@ std::optional<StrategyKind> parse_strategy(std::string_view word) noexcept;
 // Adds `e`; called before main by WSSTRESS_REGISTER_STRATEGY. Two strategies
 // of one name end the program (a build mistake).
 bool add_strategy(const StrategyEntry& e);
-// Every registered strategy, by rank; the entry of one (nullptr: none).
+// Every registered strategy, by rank (then name); the entry of one (nullptr: none).
 const std::vector<const StrategyEntry*>& all_strategies();
 const StrategyEntry* find_strategy(StrategyKind s) noexcept;
 // The names --strategy takes, by rank (the entries with a help line).
