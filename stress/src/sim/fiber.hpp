@@ -49,6 +49,9 @@ struct Fiber {
   // names this pool line as well.
   SrcLoc pool_loc{"", 0};
   Op last_op = Op::Start;
+  // The object of that operation (the atomic, mutex or condvar it is about to
+  // touch; null for a fence, a yield, a start): POS tells racing events by it.
+  const void* next_addr = nullptr;
   stress::WorkerSlot* slot = nullptr;
   // ASan's view of the fiber's stack (wsstress/sim/asan.hpp).
   const void* stack_bottom = nullptr;

@@ -128,6 +128,7 @@ void Scheduler::point(Op op, const void* addr, SrcLoc loc) {
   const bool in_std = in_system_header(loc.file);
   if (!in_std) f->pool_loc = loc;
   f->last_op = op;
+  f->next_addr = addr;
   // A trace names the pool's line, not <unique_lock.h>'s, for a lock taken there.
   const bool at_pool_line = in_std && f->pool_loc.line != 0;
   record(f->id, op, at_pool_line ? f->pool_loc : loc, reinterpret_cast<std::uintptr_t>(addr));
