@@ -1,6 +1,6 @@
 // The subcommands of `wsstress`, one file each (smoke.cpp, run_cmd.cpp,
 // sim_cmd.cpp for sim and replay, fuzz_cmd.cpp, relacy_cmd.cpp,
-// mutants_cmd.cpp): each registers its options on the parser and returns how
+// mutants_cmd.cpp, oracle_cmd.cpp): each registers its options on the parser and returns how
 // to run it. main.cpp only wires them together.
 #pragma once
 
@@ -18,6 +18,8 @@ Subcommand add_replay(CLI::App& parent);
 Subcommand add_fuzz(CLI::App& parent, const std::string& self);
 Subcommand add_relacy(CLI::App& parent);
 Subcommand add_mutants(CLI::App& parent, const std::string& self);
+// `oracle`: programs on the port and on rayon-core 1.10.1, compared (oracle_cmd.cpp).
+Subcommand add_oracle(CLI::App& parent);
 // `report merge`: the shard reports of one run or sim campaign as one (report_merge.cpp).
 Subcommand add_report(CLI::App& parent);
 // The matrix's engines that live here register themselves

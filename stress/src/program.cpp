@@ -87,6 +87,12 @@ Program::Expected Program::expected() const {
   return e;
 }
 
+Program::Outcome Program::outcome_of(std::uint16_t id) const {
+  Expected scratch;
+  scratch.runs.assign(nodes.size(), 0);
+  return eval(id, 0, 1, scratch);
+}
+
 std::string Program::render() const {
   std::ostringstream o;
   o << "pools";

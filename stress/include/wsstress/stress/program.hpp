@@ -94,6 +94,9 @@ struct Program {
   };
   // The sequential interpreter.
   Expected expected() const;
+  // What node `id` alone returns or which exceptions may escape it (the
+  // oracle's classes of interchangeable exceptions, oracle.hpp).
+  Outcome outcome_of(std::uint16_t id) const;
 
   // One line per node, indented: the program as a reader sees it.
   std::string render() const;

@@ -1,9 +1,13 @@
 // The program scenario: a nested program of the fuzzers' language
 // (program.hpp) over up to three pools, from the seed or from the run's input
-// bytes, checked against its sequential interpreter.
+// bytes, checked against its sequential interpreter. With a ProgramLog
+// (observe), the same run also writes its canonical log (program_log.hpp),
+// which `wsstress oracle` compares with rayon-core's; without one it does
+// nothing more, so the simulator's schedules do not change.
 #pragma once
 
 #include "wsstress/stress/program.hpp"
+#include "wsstress/stress/program_log.hpp"
 #include "wsstress/stress/scenarios/common.hpp"
 
 namespace wsstress::stress {
@@ -27,7 +31,12 @@ struct ProgramScenarios {
     };
     std::shared_ptr<Handled> handled = std::make_shared<Handled>();
     std::shared_ptr<std::atomic<std::size_t>> exited = std::make_shared<std::atomic<std::size_t>>(0);
-    explicit ProgramRun(const Program& p) : prog(p), runs(p.nodes.size()) {}
+    ProgramLog* log = nullptr;  // observe() only
+    struct Workers {
+      std::atomic<std::uint64_t> started{0}, exited{0};
+    };
+    std::vector<std::shared_ptr<Workers>> workers;  // per pool, with a log
+    ProgramRun(const Program& p, ProgramLog* l) : prog(p), runs(p.nodes.size()), log(l) {}
   };
 
   static void leaf_work(std::uint8_t work) {
@@ -41,7 +50,8 @@ struct ProgramScenarios {
   }
 
   // The parallel interpreter; the sequential one is Program::expected().
-  static std::uint64_t exec(ProgramRun& r, std::uint16_t id) {
+  // `pool`: the pool the node runs in (its nearest install's), for the log.
+  static std::uint64_t exec(ProgramRun& r, std::uint16_t id, std::size_t pool) {
     const Program::Node& n = r.prog.nodes[id];
     using K = Program::Kind;
     switch (n.kind) {
@@ -55,39 +65,43 @@ struct ProgramScenarios {
         Progress::tick();
         throw Thrown{id};
       case K::Join: {
-        auto [a, b] = pool::join<P, M>([&] { return exec(r, n.kids[0]); }, [&] { return exec(r, n.kids[1]); });
+        auto [a, b] =
+            pool::join<P, M>([&] { return exec(r, n.kids[0], pool); }, [&] { return exec(r, n.kids[1], pool); });
         return a + b;
       }
-      case K::Scope: {
-        std::atomic<std::uint64_t> sum{0};
-        pool::scope<P, M>([&](Scope& s) {
-          for (std::uint16_t k : n.kids) s.spawn([&r, &sum, k](Scope&) { sum.fetch_add(exec(r, k)); });
-        });
-        return sum.load();
-      }
-      case K::ScopeFifo: {
-        std::atomic<std::uint64_t> sum{0};
-        pool::scope_fifo<P, M>([&](ScopeFifo& s) {
-          for (std::uint16_t k : n.kids) s.spawn_fifo([&r, &sum, k](ScopeFifo&) { sum.fetch_add(exec(r, k)); });
-        });
-        return sum.load();
-      }
+      case K::Scope:
+      case K::ScopeFifo:
+        return r.log ? logged_scope(r, id, pool) : scope_node(r, id, pool, [](std::size_t) {}, [] {});
       case K::Install:
-        return (*r.pools[n.value])->install([&r, k = n.kids[0]] { return exec(r, k); });
+        return (*r.pools[n.value])->install([&r, id, k = n.kids[0], p = std::size_t{n.value}] {
+          if (r.log) {
+            const auto index = pool::current_thread_index<P, M>();
+            r.log->add(fact::install(id, p, pool::current_num_threads<P, M>(), index.value_or(0), index.has_value()));
+          }
+          return exec(r, k, p);
+        });
       case K::Broadcast: {
-        auto values = pool::broadcast<P, M>([&r, k = n.kids[0]](BroadcastContext) { return exec(r, k); });
+        auto values = pool::broadcast<P, M>([&r, id, pool, k = n.kids[0]](BroadcastContext ctx) {
+          if (r.log) r.log->add(fact::broadcast_index(id, ctx.index(), ctx.num_threads()));
+          return exec(r, k, pool);
+        });
         std::uint64_t sum = 0;
         for (std::uint64_t v : values) sum += v;
         return sum;
       }
       case K::Spawn:
-        pool::spawn<P, M>([&r, k = n.kids[0]] {
+        pool::spawn<P, M>([&r, id, pool, k = n.kids[0]] {
           try {
-            exec(r, k);
-          } catch (...) {
+            exec(r, k, pool);
+          } catch (const Thrown& t) {
+            if (r.log) r.log->add(fact::spawn_exception(id, t.id));
             r.spawns_done.fetch_add(1);
             throw;  // to the pool's panic handler
+          } catch (...) {
+            r.spawns_done.fetch_add(1);
+            throw;
           }
+          if (r.log) r.log->add(fact::spawn_returned(id));
           r.spawns_done.fetch_add(1);
         });
         return 0;
@@ -95,20 +109,85 @@ struct ProgramScenarios {
     return 0;
   }
 
-  static void run_program(C& c, const Program& prog) {
-    const Program::Expected e = prog.expected();
-    typename E::JoinedWorkers worker_threads;  // destroyed after r's pools
-    ProgramRun r(prog);
+  // A scope (Scope or ScopeFifo) spawning each kid; its value is the sum of
+  // the kids that returned. `started(i)` and `finished()` run in each job.
+  template <class Started, class Finished>
+  static std::uint64_t scope_node(ProgramRun& r, std::uint16_t id, std::size_t pool, Started started,
+                                  Finished finished) {
+    const Program::Node& n = r.prog.nodes[id];
+    std::atomic<std::uint64_t> sum{0};
+    auto job = [&](std::size_t i) {
+      started(i);
+      struct Guard {
+        Finished& f;
+        ~Guard() { f(); }
+      } guard{finished};
+      sum.fetch_add(exec(r, n.kids[i], pool));
+    };
+    if (n.kind == Program::Kind::ScopeFifo) {
+      pool::scope_fifo<P, M>([&](ScopeFifo& s) {
+        for (std::size_t i = 0; i < n.kids.size(); ++i) s.spawn_fifo([&job, i](ScopeFifo&) { job(i); });
+      });
+    } else {
+      pool::scope<P, M>([&](Scope& s) {
+        for (std::size_t i = 0; i < n.kids.size(); ++i) s.spawn([&job, i](Scope&) { job(i); });
+      });
+    }
+    return sum.load();
+  }
+
+  // scope_node, logging whether the scope returned after all its jobs and,
+  // on a one-thread pool, the order they started in (LIFO for spawn, FIFO
+  // for spawn_fifo: nobody can steal).
+  static std::uint64_t logged_scope(ProgramRun& r, std::uint16_t id, std::size_t pool) {
+    const Program::Node& n = r.prog.nodes[id];
+    const char* kind = Program::to_string(n.kind);
+    const bool one_thread = r.prog.pool_threads[pool] == 1;
+    std::mutex m;
+    std::string order;
+    std::atomic<std::size_t> finished{0};
+    auto log_end = [&] {
+      r.log->add(fact::scope_returned(kind, id, finished.load() == n.kids.size()));
+      if (one_thread) r.log->add(fact::scope_order(kind, id, order));
+    };
+    std::uint64_t value = 0;
+    try {
+      value = scope_node(
+          r, id, pool,
+          [&](std::size_t i) {
+            if (!one_thread) return;
+            std::lock_guard<std::mutex> g(m);
+            order += (order.empty() ? "" : ",") + std::to_string(i);
+          },
+          [&] { finished.fetch_add(1); });
+    } catch (...) {
+      log_end();
+      throw;
+    }
+    log_end();
+    return value;
+  }
+
+  // The program's pools, each with handlers counting exits and the
+  // exceptions of detached spawns (and with a log, starts per pool).
+  static std::size_t build_pools(ProgramRun& r, typename E::JoinedWorkers& worker_threads) {
     std::size_t workers = 0;
-    for (std::size_t i = 0; i < prog.pool_threads.size(); ++i) {
+    for (std::size_t i = 0; i < r.prog.pool_threads.size(); ++i) {
       Builder b;
-      b.num_threads(prog.pool_threads[i]);
+      b.num_threads(r.prog.pool_threads[i]);
       b.spawn_handler(worker_threads.template handler<M>());
-      b.exit_handler([exited = r.exited](std::size_t) { exited->fetch_add(1); });
-      b.panic_handler([h = r.handled](std::exception_ptr ep) {
+      auto counts = std::make_shared<typename ProgramRun::Workers>();
+      r.workers.push_back(counts);
+      if (r.log) b.start_handler([counts](std::size_t) { counts->started.fetch_add(1); });
+      b.exit_handler([exited = r.exited, counts](std::size_t) {
+        counts->exited.fetch_add(1);
+        exited->fetch_add(1);
+      });
+      b.panic_handler([h = r.handled, log = r.log, i](std::exception_ptr ep) {
         try {
           std::rethrow_exception(ep);
         } catch (const Thrown& t) {
+          if (log) log->add(fact::handler_exception(i, t.id));
           std::lock_guard<std::mutex> g(h->m);
           h->ids.insert(t.id);
         } catch (...) {
@@ -116,8 +195,19 @@ struct ProgramScenarios {
         h->count.fetch_add(1);
       });
       r.pools.push_back(std::make_unique<typename C::TrackedPool>("program-p" + std::to_string(i), std::move(b)));
-      workers += prog.pool_threads[i];
+      workers += r.prog.pool_threads[i];
     }
+    if (r.log) {
+      std::string pools;
+      for (std::uint8_t t : r.prog.pool_threads) pools += (pools.empty() ? "" : ",") + std::to_string(t);
+      r.log->add(fact::program(pools, r.prog.callers, r.prog.nodes.size()));
+    }
+    return workers;
+  }
+
+  // The outside threads, each running the whole program and checking what it
+  // returned or threw against the sequential interpreter.
+  static void run_callers(C& c, ProgramRun& r, const Program::Expected& e) {
     auto render_outcome = [](const Program::Outcome& o) {
       if (!o.throws) return "value " + std::to_string(o.value);
       std::string s = "an exception from";
@@ -125,18 +215,19 @@ struct ProgramScenarios {
       return s;
     };
     std::vector<typename E::Thread> callers;
-    for (std::size_t t = 0; t < prog.callers; ++t) {
+    for (std::size_t t = 0; t < r.prog.callers; ++t) {
       callers.push_back(E::start([&, t] {
         typename C::ThreadStatus status("caller-" + std::to_string(t));
         status.set("install(program)");
         Program::Outcome got;
         try {
-          got.value = exec(r, 0);
+          got.value = exec(r, 0, 0);
         } catch (const Thrown& th) {
           got.throws = true;
           got.ids = {static_cast<std::uint32_t>(th.id)};
         }
         status.set(nullptr);
+        if (r.log) r.log->add(got.throws ? fact::caller_exception(*got.ids.begin()) : fact::caller_value(got.value));
         const bool ok = got.throws == e.outcome.throws &&
                         (got.throws ? e.outcome.ids.count(*got.ids.begin()) == 1 : got.value == e.outcome.value);
         c.check(ok, [&] {
@@ -146,28 +237,45 @@ struct ProgramScenarios {
       }));
     }
     for (auto& t : callers) E::join(t);
-    typename C::ThreadStatus status("main");
-    status.set("waiting for the program's detached spawns and their exceptions");
-    while (r.spawns_done.load() < e.spawns || r.handled->count.load() < e.handled) E::sleep_us(50);
+  }
+
+  // The leaves' run counts and the panic handlers' exceptions, checked
+  // against the sequential interpreter (and logged, with a log).
+  static void check_counts(C& c, ProgramRun& r, const Program::Expected& e) {
+    const Program& prog = r.prog;
     for (std::size_t i = 0; i < prog.nodes.size(); ++i) {
       const std::uint64_t got = r.runs[i].load();
+      const auto kind = prog.nodes[i].kind;
+      if (r.log && (kind == Program::Kind::Leaf || kind == Program::Kind::Throw)) {
+        r.log->set(fact::ran(i, Program::to_string(kind)), got);
+      }
       c.check(got == e.runs[i], [&] {
         return "program: node #" + std::to_string(i) + " (" + Program::to_string(prog.nodes[i].kind) + ") ran " +
                std::to_string(got) + " times, sequential " + std::to_string(e.runs[i]);
       });
     }
-    {
-      std::lock_guard<std::mutex> g(r.handled->m);
-      c.check(r.handled->count.load() == e.handled, [&] {
-        return "program: the panic handlers got " + std::to_string(r.handled->count.load()) +
-               " exceptions, sequential " + std::to_string(e.handled);
+    std::lock_guard<std::mutex> g(r.handled->m);
+    c.check(r.handled->count.load() == e.handled, [&] {
+      return "program: the panic handlers got " + std::to_string(r.handled->count.load()) +
+             " exceptions, sequential " + std::to_string(e.handled);
+    });
+    for (std::uint32_t id : r.handled->ids) {
+      c.check(e.handled_ids.count(id) == 1, [&] {
+        return "program: a panic handler got #" + std::to_string(id) + ", which no detached spawn throws";
       });
-      for (std::uint32_t id : r.handled->ids) {
-        c.check(e.handled_ids.count(id) == 1, [&] {
-          return "program: a panic handler got #" + std::to_string(id) + ", which no detached spawn throws";
-        });
-      }
     }
+  }
+
+  static void run_program(C& c, const Program& prog, ProgramLog* log = nullptr) {
+    const Program::Expected e = prog.expected();
+    typename E::JoinedWorkers worker_threads;  // destroyed after r's pools
+    ProgramRun r(prog, log);
+    const std::size_t workers = build_pools(r, worker_threads);
+    run_callers(c, r, e);
+    typename C::ThreadStatus status("main");
+    status.set("waiting for the program's detached spawns and their exceptions");
+    while (r.spawns_done.load() < e.spawns || r.handled->count.load() < e.handled) E::sleep_us(50);
+    check_counts(c, r, e);
     // Dropping the pools terminates them; every worker must leave, and has
     // left its thread once joined (the simulator's fibers: once all exited).
     r.pools.clear();
@@ -175,8 +283,17 @@ struct ProgramScenarios {
     worker_threads.join_all();
     while (r.exited->load() < workers) E::sleep_us(50);
     status.set(nullptr);
+    if (log) {
+      for (std::size_t i = 0; i < r.workers.size(); ++i) {
+        log->add(fact::pool_workers(i, r.workers[i]->started.load(), r.workers[i]->exited.load()));
+      }
+    }
     Progress::tick();
   }
+
+  // One run of `prog` that also writes its canonical log (program_log.hpp);
+  // c's checks still compare it with the sequential interpreter.
+  static void observe(C& c, const Program& prog, ProgramLog& log) { run_program(c, prog, &log); }
 
   static void program(C& c) {
     if (!c.spec.input.empty()) {

@@ -1,0 +1,241 @@
+// `wsstress oracle`: programs of the fuzzers' language run on the port and on
+// real rayon-core 1.10.1, their canonical logs compared (stress/oracle.hpp).
+// Here: the options, which programs (a file, a corpus folder, a seed range),
+// and the report - each finding with the program, both logs and a replay
+// line, then the counts, the cost per program on each side and the verdict.
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "exit_codes.hpp"
+#include "wsstress/shown.hpp"
+#include "wsstress/stress/oracle.hpp"
+
+namespace wsstress::cli {
+
+namespace {
+
+struct OracleOptions {
+  std::vector<std::string> inputs, corpora;
+  SeedOptions seeds;
+  double hang_timeout_s = 10;
+  std::string out_dir = ".";
+  bool keep_going = false, quiet = false;
+  std::string test_fault;  // hidden: rayon-hang, port-hang, port-wrong-log
+};
+
+// One program to compare: its bytes and where they came from.
+struct Input {
+  std::string bytes, file;  // file: "" for a seed's program until a finding writes it
+  std::uint64_t seed = 0;
+  bool from_seed = false;
+};
+
+struct Tally {
+  std::uint64_t programs = 0, agree = 0, differ = 0, hangs = 0;
+  double port_s = 0, rayon_s = 0;
+};
+
+std::string indent(const std::string& text, const char* pad = "    ") {
+  std::string out;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const std::size_t nl = text.find('\n', at);
+    const std::size_t end = nl == std::string::npos ? text.size() : nl;
+    out += pad + text.substr(at, end - at) + "\n";
+    at = end + 1;
+  }
+  return out;
+}
+
+// A seed's program gets a file when it shows a finding, for the replay line.
+std::string program_file(const OracleOptions& o, Input& in) {
+  if (!in.from_seed || !in.file.empty()) return in.file;
+  in.file = o.out_dir + "/wsstress-oracle-seed-" + std::to_string(in.seed) + ".program";
+  std::ofstream f(in.file, std::ios::binary);
+  f.write(in.bytes.data(), static_cast<std::streamsize>(in.bytes.size()));
+  if (!f) in.file += " (could not be written)";
+  return in.file;
+}
+
+void print_finding(const OracleOptions& o, Input& in, const std::string& what, const std::string& body) {
+  const std::string file = program_file(o, in);
+  stress::ByteSource src(reinterpret_cast<const std::uint8_t*>(in.bytes.data()), in.bytes.size());
+  std::string text = "finding: " + what + "\n  program file: " + file +
+                     (in.from_seed ? " (seed " + std::to_string(in.seed) + ")" : "") + "\n  program:\n" +
+                     indent(stress::Program::decode(src).render(), "  ") + body +
+                     "  replay: wsstress oracle --input " + file + "\n";
+  std::fputs(text.c_str(), stdout);
+  std::fflush(stdout);
+}
+
+std::string logs_body(const stress::ProgramLog::Facts& port, const stress::ProgramLog::Facts& rayon) {
+  std::string body = "  differences (canonical fact: port / rayon-core):\n";
+  for (const auto& d : stress::compare_logs(port, rayon)) {
+    body += "    " + d.fact + ": " + std::to_string(d.port) + " / " + std::to_string(d.rayon) + "\n";
+  }
+  return body + "  port log (canonical):\n" + indent(stress::log_text(port)) + "  rayon-core log (canonical):\n" +
+         indent(stress::log_text(rayon));
+}
+
+// Compares one program; returns false to stop (a finding without --keep-going).
+bool compare_one(const OracleOptions& o, const std::string& runner, Input& in, Tally& t) {
+  ++t.programs;
+  const stress::SideRun rayon = stress::run_rayon(runner, in.bytes, o.hang_timeout_s, o.test_fault == "rayon-hang");
+  if (rayon.status == stress::SideStatus::Unavailable) {
+    std::fprintf(stderr, "wsstress: error: %s\n", rayon.detail.c_str());
+    std::exit(kInternal);
+  }
+  t.rayon_s += rayon.seconds;
+  if (rayon.status == stress::SideStatus::Hang || rayon.status == stress::SideStatus::Crash) {
+    const bool hang = rayon.status == stress::SideStatus::Hang;
+    ++(hang ? t.hangs : t.differ);
+    print_finding(o, in, hang ? "rayon-core hangs" : "rayon-core's run crashed", "  " + rayon.detail + "\n");
+    return o.keep_going;
+  }
+  stress::ByteSource src(reinterpret_cast<const std::uint8_t*>(in.bytes.data()), in.bytes.size());
+  const stress::Program prog = stress::Program::decode(src);
+  auto on_hang = [&](const std::string& dump) {
+    print_finding(o, in, "the port hangs", "  rayon-core log:\n" + indent(stress::log_text(rayon.facts)) +
+                                               "  port state:\n" + indent(dump));
+    std::fputs("verdict: hang\n", stdout);
+    std::fflush(nullptr);
+    std::_Exit(kHang);  // the port's threads are stuck
+  };
+  stress::PortRun port = stress::run_port(in.bytes, o.hang_timeout_s, on_hang, o.test_fault == "port-hang");
+  t.port_s += port.run.seconds;
+  if (o.test_fault == "port-wrong-log") {
+    // The checker checked: a leaf that ran once more than it did.
+    for (auto& [fact, n] : port.run.facts) {
+      if (fact.rfind("ran #", 0) == 0) {
+        ++n;
+        break;
+      }
+    }
+  }
+  const auto port_facts = stress::canonical(prog, port.run.facts, true);
+  const auto rayon_facts = stress::canonical(prog, rayon.facts, false);
+  const bool same = stress::compare_logs(port_facts, rayon_facts).empty();
+  if (same && port.sequential.empty()) {
+    ++t.agree;
+    return true;
+  }
+  ++t.differ;
+  std::string body = port.sequential.empty() ? "" : "  the port disagrees with the sequential interpreter: " + port.sequential + "\n";
+  print_finding(o, in, same ? "the port disagrees with the sequential interpreter" : "the port and rayon-core 1.10.1 differ",
+                body + logs_body(port_facts, rayon_facts));
+  return o.keep_going;
+}
+
+// The files of a corpus folder, sorted (a folder's order is the file system's).
+Result<std::vector<std::string>> corpus_files(const std::string& dir) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) return fail("--corpus: " + shown(dir) + " is not a folder");
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    if (e.is_regular_file()) files.push_back(e.path().string());
+  }
+  if (ec) return fail("--corpus: cannot read " + shown(dir) + ": " + ec.message());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// The files first, then the seeds' programs, made one at a time.
+struct Plan {
+  std::vector<Input> files;
+  bool seeds = false;
+  stress::SeedRange range;
+  stress::Shard shard;
+};
+
+int run_oracle(const OracleOptions& o, const Plan& plan) {
+  const std::string runner = stress::rayon_runner();
+  Tally t;
+  bool go = true;
+  for (std::size_t i = 0; i < plan.files.size() && go; ++i) {
+    Input in = plan.files[i];
+    go = compare_one(o, runner, in, t);
+  }
+  for (std::uint64_t s = plan.range.from; plan.seeds && go; ++s) {
+    if ((s - plan.range.from) % plan.shard.count == plan.shard.index) {
+      Input in{stress::seed_program_bytes(s), "", s, true};
+      go = compare_one(o, runner, in, t);
+    }
+    if (s == plan.range.to) break;
+  }
+  if (!o.quiet) {
+    std::printf("oracle: %llu programs: %llu agree, %llu differ, %llu hang (rayon-core 1.10.1: %s)\n",
+                static_cast<unsigned long long>(t.programs), static_cast<unsigned long long>(t.agree),
+                static_cast<unsigned long long>(t.differ), static_cast<unsigned long long>(t.hangs), runner.c_str());
+    auto rate = [&](double s) { return s > 0 ? static_cast<double>(t.programs) / s : 0.0; };
+    std::printf("cost per program: port %.2f ms (%.0f/s, in this process), rayon-core %.2f ms (%.0f/s, a child "
+                "process each)\n",
+                t.programs ? 1e3 * t.port_s / static_cast<double>(t.programs) : 0.0, rate(t.port_s),
+                t.programs ? 1e3 * t.rayon_s / static_cast<double>(t.programs) : 0.0, rate(t.rayon_s));
+  }
+  const char* word = t.hangs ? "hang" : t.differ ? "fail" : t.programs ? "pass" : "empty";
+  std::printf("verdict: %s\n", word);
+  return t.hangs ? kHang : t.differ ? kFailed : t.programs ? kOk : kEmpty;
+}
+
+void add_options(CLI::App* cmd, OracleOptions& o) {
+  cmd->add_option("--input", o.inputs, "a program file (what `run --scenario program --input` takes); repeatable");
+  cmd->add_option("--corpus", o.corpora, "every file of this folder is a program (e.g. fuzz/corpus/program); repeatable");
+  o.seeds.add_to(cmd);
+  cmd->add_option("--hang-timeout", o.hang_timeout_s, "seconds either side may take on one program before it is a hang")
+      ->check(finite_range(0.1, 86400));
+  cmd->add_option("--out", o.out_dir, "folder for the program file of a generated program with a finding");
+  cmd->add_flag("--keep-going", o.keep_going, "compare every program, not stop at the first finding (a hang of the "
+                                              "port still ends the run)");
+  add_quiet(cmd, o.quiet, "the findings and the verdict line only");
+  cmd->add_option("--test-fault", o.test_fault, "test hook")->group("")->check(CLI::IsMember({"rayon-hang", "port-hang", "port-wrong-log"}));
+  cmd->footer(
+      "Exit codes: 0 all agree, 1 a difference (or a crash), 2 usage error, 3 no rayon-core runner, 4 a hang, 5 no "
+      "program.\n"
+      "Examples:\n"
+      "  wsstress oracle --corpus fuzz/corpus/program          # the fuzz corpus on both\n"
+      "  wsstress oracle --seeds 0..999 --keep-going           # 1000 generated programs\n"
+      "  wsstress oracle --input wsstress-oracle-seed-7.program  # replay one finding");
+}
+
+}  // namespace
+
+Subcommand add_oracle(CLI::App& parent) {
+  auto o = std::make_shared<OracleOptions>();
+  CLI::App* cmd = parent.add_subcommand(
+      "oracle", "run programs on the port and on rayon-core 1.10.1 and compare what each did; exit 0 agree, 1 differ, 4 hang");
+  add_options(cmd, *o);
+  return {cmd, [o] {
+            Plan plan;
+            for (const std::string& path : o->inputs) {
+              std::string scenario = "program", bytes;
+              if (auto ok = read_input(path, scenario, true, bytes); !ok) return usage_error(ok.error());
+              plan.files.push_back({bytes, path});
+            }
+            for (const std::string& dir : o->corpora) {
+              auto files = corpus_files(dir);
+              if (!files) return usage_error(files.error());
+              for (const std::string& f : *files) {
+                std::string scenario = "program", bytes;
+                if (auto ok = read_input(f, scenario, true, bytes); !ok) return usage_error(ok.error());
+                plan.files.push_back({bytes, f});
+              }
+            }
+            plan.seeds = o->seeds.seed_opt->count() + o->seeds.seeds_opt->count() > 0;
+            if (auto ok = o->seeds.resolve(plan.range, plan.shard); !ok) return usage_error(ok.error());
+            if (o->inputs.empty() && o->corpora.empty() && !plan.seeds) {
+              return usage_error("oracle: say which programs: --input FILE, --corpus DIR or --seeds A..B");
+            }
+            return run_oracle(*o, plan);
+          }};
+}
+
+}  // namespace wsstress::cli

@@ -1,0 +1,83 @@
+// The rayon-core oracle (issue #41): one program (program.hpp) run on the port
+// and on real rayon-core 1.10.1, and their canonical logs (program_log.hpp)
+// compared. rayon-core runs in a child process, the runner built from
+// stress/rayon-oracle with cargo (wsstress-rayon-oracle beside wsstress), fed
+// the program's bytes on stdin and killed when it passes the time limit; the
+// port runs in this process on the production platform (StdPlatform, no
+// mutant) under a watchdog. Both sides' logs are brought to one spelling -
+// the documented deviations (kDeviations) and the program's classes of
+// interchangeable exceptions - before they are compared.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "wsstress/result.hpp"
+#include "wsstress/stress/program.hpp"
+#include "wsstress/stress/program_log.hpp"
+
+namespace wsstress::stress {
+
+// A documented difference between the port and rayon-core that is not a bug:
+// a port fact containing `port` reads as the rayon-core fact with `rayon` in
+// its place. Each has a test (stress/tests/test_oracle.cpp).
+struct Deviation {
+  const char* name;
+  const char* port;
+  const char* rayon;
+  const char* why;
+};
+const std::vector<Deviation>& deviations();
+
+// "FACT xN" lines, sorted; and back (an error names the bad line).
+std::string log_text(const ProgramLog::Facts& facts);
+Result<ProgramLog::Facts> parse_log(const std::string& text);
+
+// A side's facts in the comparison's spelling: the deviations applied (port
+// side), and each escaping exception's id replaced by its class in `prog`
+// ("#3|#7": a scope may rethrow either), counts of merged facts added.
+ProgramLog::Facts canonical(const Program& prog, const ProgramLog::Facts& facts, bool port_side);
+
+// Facts whose counts differ between the canonical logs (0: absent).
+struct LogDifference {
+  std::string fact;
+  std::uint64_t port = 0, rayon = 0;
+};
+std::vector<LogDifference> compare_logs(const ProgramLog::Facts& port, const ProgramLog::Facts& rayon);
+
+// How one side's run ended.
+enum class SideStatus { Ok, Hang, Crash, Unavailable };
+struct SideRun {
+  SideStatus status = SideStatus::Ok;
+  ProgramLog::Facts facts;
+  std::string detail;  // a crash's or an unusable runner's message; a hang's dump
+  double seconds = 0;
+};
+
+// The rayon-core runner: the environment's WSSTRESS_RAYON_ORACLE, else
+// wsstress-rayon-oracle beside this program (companion.hpp).
+std::string rayon_runner();
+
+// Runs `bytes` on rayon-core in a child process of `runner`, killed after
+// `timeout_s` (a hang). `hang`: the runner's test hook, it blocks first.
+SideRun run_rayon(const std::string& runner, const std::string& bytes, double timeout_s, bool hang = false);
+
+// Runs `bytes` on the port in this process. A hang (no end within
+// `timeout_s`) cannot be recovered from - the pool's threads are stuck - so
+// it goes to `on_hang` with the state dump, which must not return. `hang`:
+// a test hook, blocks before running. A disagreement with the sequential
+// interpreter is returned in `sequential` (empty: none).
+struct PortRun {
+  SideRun run;
+  std::string sequential;
+};
+PortRun run_port(const std::string& bytes, double timeout_s, const std::function<void(const std::string& dump)>& on_hang,
+                 bool hang = false);
+
+// The bytes of the program seed `seed` generates: Program::decode over
+// SplitMix64(seed), its choices recorded, so the file decodes to it again.
+std::string seed_program_bytes(std::uint64_t seed);
+
+}  // namespace wsstress::stress

@@ -1,0 +1,200 @@
+// The two sides of the rayon-core oracle (oracle.hpp): rayon-core 1.10.1 in a
+// child process with a time limit, and the port in this process under a
+// watchdog thread.
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "wsstress/companion.hpp"
+#include "wsstress/pool/platform/std.hpp"
+#include "wsstress/stress/campaign.hpp"
+#include "wsstress/stress/oracle.hpp"
+#include "wsstress/stress/scenarios/programs.hpp"
+
+namespace wsstress::stress {
+
+namespace {
+
+std::string seconds_text(double s) {
+  std::ostringstream o;
+  o << s << " s";
+  return o.str();
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// A child's stdout and stderr, read until both close or the deadline.
+struct ChildOutput {
+  std::string out, err;
+  bool timed_out = false;
+};
+
+ChildOutput read_child(int out_fd, int err_fd, std::chrono::steady_clock::time_point deadline) {
+  ChildOutput r;
+  pollfd fds[2] = {{out_fd, POLLIN, 0}, {err_fd, POLLIN, 0}};
+  std::string* bufs[2] = {&r.out, &r.err};
+  int open = 2;
+  while (open > 0) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      r.timed_out = true;
+      break;
+    }
+    const int n = poll(fds, 2, static_cast<int>(std::min<long long>(left.count(), 1000)));
+    if (n < 0 && errno != EINTR) break;
+    for (int i = 0; i < 2 && n > 0; ++i) {
+      if (fds[i].fd < 0 || fds[i].revents == 0) continue;
+      char buf[4096];
+      const ssize_t got = read(fds[i].fd, buf, sizeof buf);
+      if (got > 0) {
+        bufs[i]->append(buf, static_cast<std::size_t>(got));
+      } else if (got == 0 || errno != EINTR) {
+        fds[i].fd = -1;
+        --open;
+      }
+    }
+  }
+  return r;
+}
+
+// Starts `args` with the three pipes; the child dies with this process.
+// Only async-signal-safe calls after fork (the port's threads may exist).
+pid_t start_child(const std::vector<std::string>& args, int in[2], int out[2], int err[2]) {
+  std::vector<char*> argv;
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  const pid_t parent = getpid();
+  const pid_t pid = fork();
+  if (pid != 0) return pid;
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) _exit(127);
+  dup2(in[0], 0);
+  dup2(out[1], 1);
+  dup2(err[1], 2);
+  execv(argv[0], argv.data());
+  static const char kMsg[] = "cannot start the rayon-core runner\n";
+  (void)!write(2, kMsg, sizeof kMsg - 1);
+  _exit(127);
+}
+
+}  // namespace
+
+std::string rayon_runner() { return companion_program("wsstress-rayon-oracle", "WSSTRESS_RAYON_ORACLE"); }
+
+SideRun run_rayon(const std::string& runner, const std::string& bytes, double timeout_s, bool hang) {
+  SideRun r;
+  if (access(runner.c_str(), X_OK) != 0) {
+    r.status = SideStatus::Unavailable;
+    r.detail = "no rayon-core runner at " + runner +
+               " (it is built with cargo: install one, e.g. scripts/setup, and rebuild; or set WSSTRESS_RAYON_ORACLE)";
+    return r;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  int in[2], out[2], err[2];
+  if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) {
+    r.status = SideStatus::Unavailable;
+    r.detail = std::string("cannot make a pipe: ") + std::strerror(errno);
+    return r;
+  }
+  // The bytes the decoder reads (a few hundred at most: the rest decodes to
+  // nothing on either side), written before the child starts, so the pipe's
+  // buffer holds them and no write can meet a closed pipe.
+  ByteSource src(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+  (void)Program::decode(src);
+  (void)!write(in[1], bytes.data(), src.used());
+  close(in[1]);
+  std::vector<std::string> args = {runner, "-"};
+  if (hang) args.emplace_back("--hang");
+  const pid_t pid = start_child(args, in, out, err);
+  close(in[0]);
+  close(out[1]);
+  close(err[1]);
+  if (pid < 0) {
+    close(out[0]);
+    close(err[0]);
+    r.status = SideStatus::Unavailable;
+    r.detail = std::string("cannot fork: ") + std::strerror(errno);
+    return r;
+  }
+  const auto deadline = t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                 std::chrono::duration<double>(timeout_s));
+  ChildOutput o = read_child(out[0], err[0], deadline);
+  close(out[0]);
+  close(err[0]);
+  if (o.timed_out) kill(pid, SIGKILL);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  r.seconds = seconds_since(t0);
+  if (o.timed_out) {
+    r.status = SideStatus::Hang;
+    r.detail = "rayon-core's run did not end within " + seconds_text(timeout_s) + " (killed)";
+    return r;
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    r.status = WIFEXITED(status) && WEXITSTATUS(status) == 127 ? SideStatus::Unavailable : SideStatus::Crash;
+    r.detail = (WIFSIGNALED(status) ? "rayon-core's runner died of signal " + std::to_string(WTERMSIG(status))
+                                    : "rayon-core's runner exited " + std::to_string(WEXITSTATUS(status))) +
+               (o.err.empty() ? "" : ": " + o.err);
+    return r;
+  }
+  auto facts = parse_log(o.out);
+  if (!facts) {
+    r.status = SideStatus::Crash;
+    r.detail = "rayon-core's runner wrote an unreadable log: " + facts.error();
+    return r;
+  }
+  r.facts = std::move(*facts);
+  return r;
+}
+
+PortRun run_port(const std::string& bytes, double timeout_s, const std::function<void(const std::string&)>& on_hang,
+                 bool hang) {
+  using P = pool::StdPlatform;
+  using M = pool::NoMutants;
+  PortRun result;
+  const auto t0 = std::chrono::steady_clock::now();
+  std::mutex m;
+  std::condition_variable cv;
+  bool done = false;
+  std::thread watchdog([&] {
+    std::unique_lock<std::mutex> g(m);
+    if (!cv.wait_for(g, std::chrono::duration<double>(timeout_s), [&] { return done; })) {
+      on_hang("the port's run did not end within " + seconds_text(timeout_s) + "\n" + dump_live_state());
+    }
+  });
+  while (hang) std::this_thread::sleep_for(std::chrono::seconds(1));
+  ByteSource src(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+  const Program prog = Program::decode(src);
+  RunSpec spec;
+  spec.scenario = "program";
+  spec.input = bytes;
+  Ctx<P, M> c(spec, 0);
+  ProgramLog log;
+  ProgramScenarios<P, M>::observe(c, prog, log);
+  {
+    std::lock_guard<std::mutex> g(m);
+    done = true;
+  }
+  cv.notify_one();
+  watchdog.join();
+  result.run.seconds = seconds_since(t0);
+  result.run.facts = log.facts();
+  if (const Verdict v = c.verdict(); v.kind != VerdictKind::Pass) result.sequential = v.message;
+  return result;
+}
+
+}  // namespace wsstress::stress
