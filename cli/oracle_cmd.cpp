@@ -29,7 +29,7 @@ struct OracleOptions {
   double hang_timeout_s = 10;
   std::string out_dir = ".";
   bool keep_going = false, quiet = false;
-  std::string test_fault;  // hidden: rayon-hang, port-hang, port-wrong-log
+  std::string test_fault;  // hidden: rayon-hang, rayon-fifo-as-lifo, port-hang, port-wrong-log
 };
 
 // One program to compare: its bytes and where they came from.
@@ -89,7 +89,8 @@ std::string logs_body(const stress::ProgramLog::Facts& port, const stress::Progr
 // Compares one program; returns false to stop (a finding without --keep-going).
 bool compare_one(const OracleOptions& o, const std::string& runner, Input& in, Tally& t) {
   ++t.programs;
-  const stress::SideRun rayon = stress::run_rayon(runner, in.bytes, o.hang_timeout_s, o.test_fault == "rayon-hang");
+  const std::string hook = o.test_fault == "rayon-hang" ? "--hang" : o.test_fault == "rayon-fifo-as-lifo" ? "--fifo-as-lifo" : "";
+  const stress::SideRun rayon = stress::run_rayon(runner, in.bytes, o.hang_timeout_s, hook);
   if (rayon.status == stress::SideStatus::Unavailable) {
     std::fprintf(stderr, "wsstress: error: %s\n", rayon.detail.c_str());
     std::exit(kInternal);
@@ -196,7 +197,7 @@ void add_options(CLI::App* cmd, OracleOptions& o) {
   cmd->add_flag("--keep-going", o.keep_going, "compare every program, not stop at the first finding (a hang of the "
                                               "port still ends the run)");
   add_quiet(cmd, o.quiet, "the findings and the verdict line only");
-  cmd->add_option("--test-fault", o.test_fault, "test hook")->group("")->check(CLI::IsMember({"rayon-hang", "port-hang", "port-wrong-log"}));
+  cmd->add_option("--test-fault", o.test_fault, "test hook")->group("")->check(CLI::IsMember({"rayon-hang", "rayon-fifo-as-lifo", "port-hang", "port-wrong-log"}));
   cmd->footer(
       "Exit codes: 0 all agree, 1 a difference (or a crash), 2 usage error, 3 no rayon-core runner, 4 a hang, 5 no "
       "program.\n"

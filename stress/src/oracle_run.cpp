@@ -94,7 +94,7 @@ pid_t start_child(const std::vector<std::string>& args, int in[2], int out[2], i
 
 std::string rayon_runner() { return companion_program("wsstress-rayon-oracle", "WSSTRESS_RAYON_ORACLE"); }
 
-SideRun run_rayon(const std::string& runner, const std::string& bytes, double timeout_s, bool hang) {
+SideRun run_rayon(const std::string& runner, const std::string& bytes, double timeout_s, const std::string& hook) {
   SideRun r;
   if (access(runner.c_str(), X_OK) != 0) {
     r.status = SideStatus::Unavailable;
@@ -117,7 +117,7 @@ SideRun run_rayon(const std::string& runner, const std::string& bytes, double ti
   (void)!write(in[1], bytes.data(), src.used());
   close(in[1]);
   std::vector<std::string> args = {runner, "-"};
-  if (hang) args.emplace_back("--hang");
+  if (!hook.empty()) args.push_back(hook);
   const pid_t pid = start_child(args, in, out, err);
   close(in[0]);
   close(out[1]);

@@ -11,17 +11,22 @@
 //! the choice among several panics that may propagate is left to the
 //! comparison, which knows the program.
 //!
-//! Usage: rayon-oracle FILE [--hang] (FILE `-`: stdin). Exit 0 with the log on stdout; 2 on a
-//! bad command line or an unreadable file. `--hang` (a test hook) blocks
-//! forever before running, so the caller's watchdog can be checked.
+//! Usage: rayon-oracle FILE [--hang | --fifo-as-lifo] (FILE `-`: stdin).
+//! Exit 0 with the log on stdout; 2 on a bad command line or an unreadable
+//! file. Test hooks, to check the checker: `--hang` blocks forever before
+//! running (the caller's watchdog must fire); `--fifo-as-lifo` runs every
+//! scope_fifo as a scope (a wrong pool the comparison must catch).
 mod program;
 
 use program::{Kind, Program};
 use rayon_core::{ThreadPool, ThreadPoolBuilder};
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, panic_any, resume_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::SeqCst};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::SeqCst};
 use std::sync::{Arc, Mutex};
+
+/// The `--fifo-as-lifo` test hook.
+static FIFO_AS_LIFO: AtomicBool = AtomicBool::new(false);
 
 /// What a Throw node panics with: the port's `Thrown{id}`.
 struct Thrown(u32);
@@ -161,7 +166,7 @@ fn scope_node(r: &Arc<Run>, id: u16, pool: usize) -> u64 {
     };
     let job = &job;
     let result = catch_unwind(AssertUnwindSafe(|| {
-        if n.kind == Kind::ScopeFifo {
+        if n.kind == Kind::ScopeFifo && !FIFO_AS_LIFO.load(SeqCst) {
             rayon_core::scope_fifo(|s| {
                 for (i, &k) in n.kids.iter().enumerate() {
                     s.spawn_fifo(move |_| job(i, k));
@@ -279,11 +284,11 @@ fn run(prog: Program) -> BTreeMap<String, u64> {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (path, hang) = match args.as_slice() {
-        [p] => (p.clone(), false),
-        [p, h] if h == "--hang" => (p.clone(), true),
+    let (path, hook) = match args.as_slice() {
+        [p] => (p.clone(), ""),
+        [p, h] if h == "--hang" || h == "--fifo-as-lifo" => (p.clone(), h.as_str()),
         _ => {
-            eprintln!("rayon-oracle: usage: rayon-oracle FILE|- [--hang]");
+            eprintln!("rayon-oracle: usage: rayon-oracle FILE|- [--hang | --fifo-as-lifo]");
             std::process::exit(2)
         }
     };
@@ -297,7 +302,8 @@ fn main() {
         eprintln!("rayon-oracle: cannot read '{path}': {e}");
         std::process::exit(2)
     });
-    if hang {
+    FIFO_AS_LIFO.store(hook == "--fifo-as-lifo", SeqCst);
+    if hook == "--hang" {
         loop {
             std::thread::park();
         }

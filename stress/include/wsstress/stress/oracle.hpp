@@ -61,8 +61,9 @@ struct SideRun {
 std::string rayon_runner();
 
 // Runs `bytes` on rayon-core in a child process of `runner`, killed after
-// `timeout_s` (a hang). `hang`: the runner's test hook, it blocks first.
-SideRun run_rayon(const std::string& runner, const std::string& bytes, double timeout_s, bool hang = false);
+// `timeout_s` (a hang). `hook`: one of the runner's test hooks ("--hang",
+// "--fifo-as-lifo"; stress/rayon-oracle/src/main.rs), or none.
+SideRun run_rayon(const std::string& runner, const std::string& bytes, double timeout_s, const std::string& hook = "");
 
 // Runs `bytes` on the port in this process. A hang (no end within
 // `timeout_s`) cannot be recovered from - the pool's threads are stuck - so
