@@ -3,7 +3,7 @@
 //! a line (`FACT xCOUNT`, sorted), for `wsstress oracle`, which runs the same
 //! file on the port and compares. Only facts a correct pool makes
 //! deterministic are logged: the callers' values and panics, every leaf's run
-//! count, the broadcast indices, each install's thread count and index, the
+//! count, the broadcast indices, each install's thread count, index and name, the
 //! order a scope's jobs start in on a one-thread pool, whether a scope
 //! returned before its jobs finished, detached spawns and their panics, what
 //! each pool's panic handler got, and the workers started and exited. The
@@ -58,6 +58,11 @@ struct Run {
     spawn_panics: AtomicU64,
 }
 
+/// The programs' workers are named pP-wI (pool P, index I), on both sides.
+fn worker_name(pool: usize, index: usize) -> String {
+    format!("p{pool}-w{index}")
+}
+
 fn leaf_work(work: u8) {
     if work == 4 {
         std::thread::sleep(std::time::Duration::from_micros(50));
@@ -105,7 +110,12 @@ fn exec(r: &Arc<Run>, id: u16, pool: usize) -> u64 {
                     Some(i) => format!("{i}"),
                     None => "none".to_string(),
                 };
-                r.log.add(format!("install #{id}: p{p}, {threads} threads, index {index}"));
+                let name = std::thread::current().name().unwrap_or("").to_string();
+                let named = match rayon_core::current_thread_index() {
+                    Some(i) if name == worker_name(p, i) => "named for it".to_string(),
+                    _ => format!("named '{name}'"),
+                };
+                r.log.add(format!("install #{id}: p{p}, {threads} threads, index {index}, {named}"));
                 exec(r, kid(0), p)
             })
         }
@@ -204,6 +214,7 @@ fn build_pools(prog: &Program, log: &Arc<Log>, workers: &[Arc<Workers>]) -> Vec<
         let (log, w1, w2) = (Arc::clone(log), Arc::clone(&workers[i]), Arc::clone(&workers[i]));
         let pool = ThreadPoolBuilder::new()
             .num_threads(threads)
+            .thread_name(move |w| worker_name(i, w))
             .panic_handler(move |payload| log.add(format!("handler p{i}: panic {}", thrown_id(&*payload))))
             .start_handler(move |_| {
                 w1.started.fetch_add(1, SeqCst);

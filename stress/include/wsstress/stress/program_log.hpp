@@ -59,9 +59,17 @@ inline std::string spawn_exception(std::uint64_t node, std::uint64_t thrown) {
 inline std::string handler_exception(std::size_t pool, std::uint64_t thrown) {
   return "handler p" + std::to_string(pool) + ": exception " + id(thrown);
 }
-inline std::string install(std::uint64_t node, std::size_t pool, std::size_t threads, std::uint64_t index, bool has_index) {
+// The programs' workers are named pP-wI (pool P, index I), on both sides.
+inline std::string worker_name(std::size_t pool, std::size_t index) {
+  return "p" + std::to_string(pool) + "-w" + std::to_string(index);
+}
+// `name`: the running thread's name (empty: none).
+inline std::string install(std::uint64_t node, std::size_t pool, std::size_t threads, std::uint64_t index, bool has_index,
+                           const std::string& name) {
   const std::string where = !has_index ? "none" : index < threads ? "below " + std::to_string(threads) : std::to_string(index);
-  return "install " + id(node) + ": p" + std::to_string(pool) + ", " + std::to_string(threads) + " threads, index " + where;
+  const bool named = has_index && name == worker_name(pool, index);
+  return "install " + id(node) + ": p" + std::to_string(pool) + ", " + std::to_string(threads) + " threads, index " + where +
+         ", " + (named ? "named for it" : "named '" + name + "'");
 }
 inline std::string broadcast_index(std::uint64_t node, std::size_t index, std::size_t threads) {
   return "broadcast " + id(node) + ": index " + std::to_string(index) + " of " + std::to_string(threads);

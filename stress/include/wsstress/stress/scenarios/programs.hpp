@@ -76,7 +76,8 @@ struct ProgramScenarios {
         return (*r.pools[n.value])->install([&r, id, k = n.kids[0], p = std::size_t{n.value}] {
           if (r.log) {
             const auto index = pool::current_thread_index<P, M>();
-            r.log->add(fact::install(id, p, pool::current_num_threads<P, M>(), index.value_or(0), index.has_value()));
+            r.log->add(fact::install(id, p, pool::current_num_threads<P, M>(), index.value_or(0), index.has_value(),
+                                     thread_name()));
           }
           return exec(r, k, p);
         });
@@ -107,6 +108,16 @@ struct ProgramScenarios {
         return 0;
     }
     return 0;
+  }
+
+  // The running thread's name (rayon's thread::current().name()), where the
+  // platform names threads (the simulator's fibers have none).
+  static std::string thread_name() {
+    if constexpr (requires { P::current_thread_name(); }) {
+      return P::current_thread_name().value_or("");
+    } else {
+      return "";
+    }
   }
 
   // A scope (Scope or ScopeFifo) spawning each kid; its value is the sum of
@@ -178,7 +189,10 @@ struct ProgramScenarios {
       b.spawn_handler(worker_threads.template handler<M>());
       auto counts = std::make_shared<typename ProgramRun::Workers>();
       r.workers.push_back(counts);
-      if (r.log) b.start_handler([counts](std::size_t) { counts->started.fetch_add(1); });
+      if (r.log) {
+        b.start_handler([counts](std::size_t) { counts->started.fetch_add(1); });
+        b.thread_name([i](std::size_t w) { return fact::worker_name(i, w); });
+      }
       b.exit_handler([exited = r.exited, counts](std::size_t) {
         counts->exited.fetch_add(1);
         exited->fetch_add(1);
