@@ -27,6 +27,7 @@ struct OracleOptions {
   std::vector<std::string> inputs, corpora;
   SeedOptions seeds;
   double hang_timeout_s = 10;
+  std::string mutant = "none";
   std::string out_dir = ".";
   bool keep_going = false, quiet = false;
   std::string test_fault;  // hidden: rayon-hang, rayon-fifo-as-lifo, port-hang, port-wrong-log
@@ -72,7 +73,8 @@ void print_finding(const OracleOptions& o, Input& in, const std::string& what, c
   std::string text = "finding: " + what + "\n  program file: " + file +
                      (in.from_seed ? " (seed " + std::to_string(in.seed) + ")" : "") + "\n  program:\n" +
                      indent(stress::Program::decode(src).render(), "  ") + body +
-                     "  replay: wsstress oracle --input " + file + "\n";
+                     "  replay: wsstress oracle --input " + file +
+                     (o.mutant == "none" ? "" : " --mutant " + o.mutant) + "\n";
   std::fputs(text.c_str(), stdout);
   std::fflush(stdout);
 }
@@ -111,7 +113,7 @@ bool compare_one(const OracleOptions& o, const std::string& runner, Input& in, T
     std::fflush(nullptr);
     std::_Exit(kHang);  // the port's threads are stuck
   };
-  stress::PortRun port = stress::run_port(in.bytes, o.hang_timeout_s, on_hang, o.test_fault == "port-hang");
+  stress::PortRun port = stress::run_port(in.bytes, o.hang_timeout_s, on_hang, o.test_fault == "port-hang", o.mutant);
   t.port_s += port.run.seconds;
   if (o.test_fault == "port-wrong-log") {
     // The checker checked: a leaf that ran once more than it did.
@@ -131,7 +133,8 @@ bool compare_one(const OracleOptions& o, const std::string& runner, Input& in, T
   }
   ++t.differ;
   std::string body = port.sequential.empty() ? "" : "  the port disagrees with the sequential interpreter: " + port.sequential + "\n";
-  print_finding(o, in, same ? "the port disagrees with the sequential interpreter" : "the port and rayon-core 1.10.1 differ",
+  const std::string port_name = o.mutant == "none" ? "the port" : "the port (mutant " + o.mutant + ")";
+  print_finding(o, in, port_name + (same ? " disagrees with the sequential interpreter" : " and rayon-core 1.10.1 differ"),
                 body + logs_body(port_facts, rayon_facts));
   return o.keep_going;
 }
@@ -193,6 +196,9 @@ void add_options(CLI::App* cmd, OracleOptions& o) {
   o.seeds.add_to(cmd);
   cmd->add_option("--hang-timeout", o.hang_timeout_s, "seconds either side may take on one program before it is a hang")
       ->check(finite_range(0.1, 86400));
+  one_of(cmd->add_option("--mutant", o.mutant, "run the port with this catalog mutant (`wsstress mutants list`); "
+                                               "one that crashes the pool ends the run"),
+         mutant_names());
   cmd->add_option("--out", o.out_dir, "folder for the program file of a generated program with a finding");
   cmd->add_flag("--keep-going", o.keep_going, "compare every program, not stop at the first finding (a hang of the "
                                               "port still ends the run)");
@@ -204,6 +210,7 @@ void add_options(CLI::App* cmd, OracleOptions& o) {
       "Examples:\n"
       "  wsstress oracle --corpus fuzz/corpus/program          # the fuzz corpus on both\n"
       "  wsstress oracle --seeds 0..999 --keep-going           # 1000 generated programs\n"
+      "  wsstress oracle --seeds 0..99 --mutant cross_is_cold    # a catalog mutant on the port side\n"
       "  wsstress oracle --input wsstress-oracle-seed-7.program  # replay one finding");
 }
 

@@ -22,6 +22,12 @@ const std::vector<Deviation>& deviations() {
   return table;
 }
 
+std::string seconds_text(double s) {
+  std::ostringstream o;
+  o << s << " s";
+  return o.str();
+}
+
 std::string log_text(const ProgramLog::Facts& facts) {
   std::string out;
   for (const auto& [fact, n] : facts) out += fact + " x" + std::to_string(n) + "\n";

@@ -1,6 +1,5 @@
-// The two sides of the rayon-core oracle (oracle.hpp): rayon-core 1.10.1 in a
-// child process with a time limit, and the port in this process under a
-// watchdog thread.
+// rayon-core 1.10.1's side of the oracle (oracle.hpp): its runner in a child
+// process with a time limit. The port's side is oracle_port.cpp.
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -10,27 +9,14 @@
 
 #include <cerrno>
 #include <chrono>
-#include <condition_variable>
 #include <cstring>
-#include <mutex>
-#include <sstream>
-#include <thread>
 
 #include "wsstress/companion.hpp"
-#include "wsstress/pool/platform/std.hpp"
-#include "wsstress/stress/campaign.hpp"
 #include "wsstress/stress/oracle.hpp"
-#include "wsstress/stress/scenarios/programs.hpp"
 
 namespace wsstress::stress {
 
 namespace {
-
-std::string seconds_text(double s) {
-  std::ostringstream o;
-  o << s << " s";
-  return o.str();
-}
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -159,42 +145,6 @@ SideRun run_rayon(const std::string& runner, const std::string& bytes, double ti
   }
   r.facts = std::move(*facts);
   return r;
-}
-
-PortRun run_port(const std::string& bytes, double timeout_s, const std::function<void(const std::string&)>& on_hang,
-                 bool hang) {
-  using P = pool::StdPlatform;
-  using M = pool::NoMutants;
-  PortRun result;
-  const auto t0 = std::chrono::steady_clock::now();
-  std::mutex m;
-  std::condition_variable cv;
-  bool done = false;
-  std::thread watchdog([&] {
-    std::unique_lock<std::mutex> g(m);
-    if (!cv.wait_for(g, std::chrono::duration<double>(timeout_s), [&] { return done; })) {
-      on_hang("the port's run did not end within " + seconds_text(timeout_s) + "\n" + dump_live_state());
-    }
-  });
-  while (hang) std::this_thread::sleep_for(std::chrono::seconds(1));
-  ByteSource src(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
-  const Program prog = Program::decode(src);
-  RunSpec spec;
-  spec.scenario = "program";
-  spec.input = bytes;
-  Ctx<P, M> c(spec, 0);
-  ProgramLog log;
-  ProgramScenarios<P, M>::observe(c, prog, log);
-  {
-    std::lock_guard<std::mutex> g(m);
-    done = true;
-  }
-  cv.notify_one();
-  watchdog.join();
-  result.run.seconds = seconds_since(t0);
-  result.run.facts = log.facts();
-  if (const Verdict v = c.verdict(); v.kind != VerdictKind::Pass) result.sequential = v.message;
-  return result;
 }
 
 }  // namespace wsstress::stress

@@ -31,6 +31,9 @@ struct Deviation {
 };
 const std::vector<Deviation>& deviations();
 
+// A time limit as the findings say it: "2 s", "0.5 s".
+std::string seconds_text(double s);
+
 // "FACT xN" lines, sorted; and back (an error names the bad line).
 std::string log_text(const ProgramLog::Facts& facts);
 Result<ProgramLog::Facts> parse_log(const std::string& text);
@@ -65,17 +68,22 @@ std::string rayon_runner();
 // "--fifo-as-lifo"; stress/rayon-oracle/src/main.rs), or none.
 SideRun run_rayon(const std::string& runner, const std::string& bytes, double timeout_s, const std::string& hook = "");
 
-// Runs `bytes` on the port in this process. A hang (no end within
-// `timeout_s`) cannot be recovered from - the pool's threads are stuck - so
-// it goes to `on_hang` with the state dump, which must not return. `hang`:
-// a test hook, blocks before running. A disagreement with the sequential
-// interpreter is returned in `sequential` (empty: none).
+// Runs `bytes` on the port in this process: the production pool
+// (StdPlatform, NoMutants), or with `mutant` (a catalog name) that mutant's
+// pool on the same platform. A hang (no end within `timeout_s`) cannot be
+// recovered from - the pool's threads are stuck - so it goes to `on_hang`
+// with the state dump, which must not return; so does a mutant that crashes
+// the process, which ends it. `hang`: a test hook, blocks before running. A
+// disagreement with the sequential interpreter is returned in `sequential`
+// (empty: none).
 struct PortRun {
   SideRun run;
   std::string sequential;
 };
 PortRun run_port(const std::string& bytes, double timeout_s, const std::function<void(const std::string& dump)>& on_hang,
-                 bool hang = false);
+                 bool hang = false, const std::string& mutant = "none");
+// Whether run_port knows `mutant` ("none" included).
+bool port_has_mutant(const std::string& mutant);
 
 // The bytes of the program seed `seed` generates: Program::decode over
 // SplitMix64(seed), its choices recorded, so the file decodes to it again.
