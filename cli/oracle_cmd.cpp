@@ -3,12 +3,15 @@
 // Here: the options, which programs (a file, a corpus folder, a seed range),
 // and the report - each finding with the program, both logs and a replay
 // line, then the counts, the cost per program on each side and the verdict.
-#include <sys/stat.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -57,26 +60,69 @@ std::string indent(const std::string& text, const char* pad = "    ") {
   return out;
 }
 
-// A seed's program gets a file when it shows a finding, for the replay line.
-std::string program_file(const OracleOptions& o, Input& in) {
-  if (!in.from_seed || !in.file.empty()) return in.file;
-  in.file = o.out_dir + "/wsstress-oracle-seed-" + std::to_string(in.seed) + ".program";
-  std::ofstream f(in.file, std::ios::binary);
-  f.write(in.bytes.data(), static_cast<std::streamsize>(in.bytes.size()));
-  if (!f) in.file += " (could not be written)";
-  return in.file;
+// Where a program's file is: its own, or for a seed's program the one a
+// finding writes into --out, for the replay line.
+std::string program_path(const OracleOptions& o, const Input& in) {
+  if (!in.from_seed) return in.file;
+  return o.out_dir + "/wsstress-oracle-seed-" + std::to_string(in.seed) + ".program";
 }
 
-void print_finding(const OracleOptions& o, Input& in, const std::string& what, const std::string& body) {
-  const std::string file = program_file(o, in);
+std::string finding_text(const OracleOptions& o, const Input& in, const std::string& what, const std::string& body) {
+  const std::string file = program_path(o, in);
   stress::ByteSource src(reinterpret_cast<const std::uint8_t*>(in.bytes.data()), in.bytes.size());
-  std::string text = "finding: " + what + "\n  program file: " + file +
-                     (in.from_seed ? " (seed " + std::to_string(in.seed) + ")" : "") + "\n  program:\n" +
-                     indent(stress::Program::decode(src).render(), "  ") + body +
-                     "  replay: wsstress oracle --input " + file +
-                     (o.mutant == "none" ? "" : " --mutant " + o.mutant) + "\n";
-  std::fputs(text.c_str(), stdout);
+  return "finding: " + what + "\n  program file: " + file +
+         (in.from_seed ? " (seed " + std::to_string(in.seed) + ")" : "") + "\n  program:\n" +
+         indent(stress::Program::decode(src).render(), "  ") + body + "  replay: wsstress oracle --input " + file +
+         (o.mutant == "none" ? "" : " --mutant " + o.mutant) + "\n";
+}
+
+void print_finding(const OracleOptions& o, const Input& in, const std::string& what, const std::string& body) {
+  if (in.from_seed) {
+    std::ofstream f(program_path(o, in), std::ios::binary);
+    f.write(in.bytes.data(), static_cast<std::streamsize>(in.bytes.size()));
+    if (!f) std::fprintf(stderr, "wsstress: could not write %s\n", program_path(o, in).c_str());
+  }
+  std::fputs(finding_text(o, in, what, body).c_str(), stdout);
   std::fflush(stdout);
+}
+
+// A crash of the port (a mutant's std::terminate, a fault) ends the process:
+// its finding is made before the port runs and written from the signal
+// handler with async-signal-safe calls only, then exit 1.
+struct CrashFinding {
+  std::string text, path, bytes;  // path: a seed's program file to write ("" none)
+};
+CrashFinding g_crash;
+
+void on_port_crash(int sig) {
+  if (!g_crash.path.empty()) {
+    const int fd = open(g_crash.path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd >= 0) {
+      (void)!write(fd, g_crash.bytes.data(), g_crash.bytes.size());
+      close(fd);
+    }
+  }
+  const char* name = sig == SIGABRT ? "SIGABRT" : sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" : "a signal";
+  static const char kKilled[] = "  killed by ", kVerdict[] = "\nverdict: crash\n";
+  (void)!write(1, g_crash.text.data(), g_crash.text.size());
+  (void)!write(1, kKilled, sizeof kKilled - 1);
+  (void)!write(1, name, std::strlen(name));
+  (void)!write(1, kVerdict, sizeof kVerdict - 1);
+  _exit(kFailed);
+}
+
+void arm_crash_finding(const OracleOptions& o, const Input& in, const stress::SideRun& rayon) {
+  g_crash.text = finding_text(o, in, "the port crashed", "  rayon-core log:\n" + indent(stress::log_text(rayon.facts)));
+  g_crash.path = in.from_seed ? program_path(o, in) : "";
+  g_crash.bytes = in.bytes;
+  static const bool installed = [] {
+    struct sigaction sa {};
+    sa.sa_handler = on_port_crash;
+    sa.sa_flags = SA_RESETHAND;
+    for (int sig : {SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGFPE}) sigaction(sig, &sa, nullptr);
+    return true;
+  }();
+  (void)installed;
 }
 
 std::string logs_body(const stress::ProgramLog::Facts& port, const stress::ProgramLog::Facts& rayon) {
@@ -89,7 +135,7 @@ std::string logs_body(const stress::ProgramLog::Facts& port, const stress::Progr
 }
 
 // Compares one program; returns false to stop (a finding without --keep-going).
-bool compare_one(const OracleOptions& o, const std::string& runner, Input& in, Tally& t) {
+bool compare_one(const OracleOptions& o, const std::string& runner, const Input& in, Tally& t) {
   ++t.programs;
   const std::string hook = o.test_fault == "rayon-hang" ? "--hang" : o.test_fault == "rayon-fifo-as-lifo" ? "--fifo-as-lifo" : "";
   const stress::SideRun rayon = stress::run_rayon(runner, in.bytes, o.hang_timeout_s, hook);
@@ -113,6 +159,7 @@ bool compare_one(const OracleOptions& o, const std::string& runner, Input& in, T
     std::fflush(nullptr);
     std::_Exit(kHang);  // the port's threads are stuck
   };
+  arm_crash_finding(o, in, rayon);
   stress::PortRun port = stress::run_port(in.bytes, o.hang_timeout_s, on_hang, o.test_fault == "port-hang", o.mutant);
   t.port_s += port.run.seconds;
   if (o.test_fault == "port-wrong-log") {
