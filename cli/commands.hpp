@@ -22,10 +22,6 @@ Subcommand add_mutants(CLI::App& parent, const std::string& self);
 Subcommand add_oracle(CLI::App& parent);
 // `report merge`: the shard reports of one run or sim campaign as one (report_merge.cpp).
 Subcommand add_report(CLI::App& parent);
-// The matrix's engines that live here register themselves
-// (engines/engine.hpp): every Relacy model that targets a mutant
-// (relacy_matrix.cpp; an error row in a build without Relacy), and the fuzz
-// targets, "program" and "schedule", found beside the executable (fuzz_cmd.cpp).
 
 // Hidden: completions and man page sections from the parser (generate.cpp).
 Subcommand add_generate(CLI::App& app);

@@ -1,22 +1,16 @@
-// The exit codes of `wsstress`, documented in the README. Every subcommand
-// returns one of these.
+// A verdict's and a sweep's exit code, among the tool's exit codes
+// (wsstress/exit_code.hpp, which the engines share).
 #pragma once
 
 #include <cstdint>
 
+#include "wsstress/exit_code.hpp"
 #include "wsstress/stress/scenario.hpp"
 
 namespace wsstress::cli {
 
-enum ExitCode : int {
-  kOk = 0,        // the run finished and found nothing wrong
-  kFailed = 1,    // a bug found: wrong result, lost or duplicated job, lost exception, broken invariant
-  kUsage = 2,     // bad command line: unknown flag, bad value or range, unusable file
-  kInternal = 3,  // internal or environment error: the tool itself failed (a pool could not be
-                  // built, a file could not be written, a child could not be started)
-  kHang = 4,      // the watchdog fired: something stopped making progress
-  kEmpty = 5,     // nothing was tested: no seed ran (an empty shard, a budget spent before the first)
-};
+// As cli:: names too, for code that reaches them through wsstress::cli (main.cpp).
+using enum wsstress::ExitCode;
 
 // The exit code of a verdict.
 inline int exit_code_for(stress::VerdictKind k) noexcept {

@@ -2,7 +2,8 @@
 // the standalone random driver under g++) as a child for a time budget, shows
 // its progress, and turns a finding into a reproducer `wsstress replay` runs;
 // `--convert` does the same for a crash file found elsewhere (OSS-Fuzz,
-// ClusterFuzzLite, a colleague's run).
+// ClusterFuzzLite, a colleague's run). The running and the conversion are the
+// fuzz engines' (wsstress/engines/fuzz.hpp), which the matrix's columns use too.
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -17,10 +18,10 @@
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
-#include "fuzzer.hpp"
 #include "output.hpp"
 #include "report.hpp"
-#include "wsstress/engines/engine.hpp"
+#include "wsstress/engines/fuzz.hpp"
+#include "wsstress/stress/run_flags.hpp"
 #include "wsstress/shown.hpp"
 #include "wsstress/sim/fuzz_input.hpp"
 #include "wsstress/stress/catalog.hpp"
@@ -28,72 +29,30 @@
 
 namespace wsstress::cli {
 
+// A namespace of its own, so that the using-directive stays in this file (a
+// unity build merges files).
+namespace fuzz_cmd {
+
+using namespace engines;  // FuzzOptions, running a target, converting a finding
+
 namespace {
 
-// `name` if schedule_fuzzer can pin it, else empty (every scenario).
-std::string pinned_scenario(const std::string& name) {
-  for (const std::string& s : sim::schedule_fuzz_scenarios()) {
-    if (s == name) return s;
-  }
-  return {};
-}
-
-// A crash file's bytes; a folder, or a read that fails, is said in one line
-// (not an exception: a folder opens but fails its first read).
-Result<std::vector<std::uint8_t>> read_bytes(const std::string& path) {
-  if (is_dir(path)) return fail(shown(path) + " is a directory, not a crash file");
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) return fail("cannot read the crash file " + shown(path) + ": " + std::strerror(errno));
-  std::vector<std::uint8_t> bytes;
-  std::uint8_t buf[65536];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) bytes.insert(bytes.end(), buf, buf + n);
-  const bool failed = std::ferror(f) != 0;
-  const int err = errno;
-  std::fclose(f);
-  if (failed) return fail("cannot read the crash file " + shown(path) + ": " + std::strerror(err));
-  return bytes;
-}
-
-// A crash file turned into a reproducer, and what replaying it showed.
-struct Converted {
-  bool failing = false;        // the reproducer fails when replayed
-  std::string verdict, message, repro_path, program_text;
-  Result<void> written;        // the reproducer file (a failing input stays a finding without it)
+// A crash file turned into a reproducer (engines/fuzz.hpp), and the file it
+// was written to (a failing input stays a finding without it).
+struct ConvertedFile : Converted {
+  std::string repro_path;
+  Result<void> written;
 };
 
-Result<Converted> convert(const FuzzOptions& o, const std::string& crash, const std::string& repro_path) {
-  const std::string& target = o.target;
-  const std::string& mutant = o.mutant;
-  const Result<std::vector<std::uint8_t>> read = read_bytes(crash);
-  if (!read) return fail(read.error());
-  const std::vector<std::uint8_t>& bytes = *read;
-  Converted c;
-  sim::Repro rep;
-  if (target == "schedule") {
-    const sim::ScheduleInput in = sim::decode_schedule_input(bytes.data(), bytes.size(), mutant, o.scenario);
-    const sim::SimResult r = sim::find_sim_runner(mutant)(in.spec, in.config);
-    rep = sim::schedule_repro(in, r);
-    c.failing = r.verdict.kind != stress::VerdictKind::Pass;
-    if (in.spec.scenario == "program") {
-      stress::ByteSource src(reinterpret_cast<const std::uint8_t*>(in.spec.input.data()), in.spec.input.size());
-      c.program_text = stress::Program::decode(src).render();
-    }
-  } else {
-    // A program found on real threads: the program is exact; look for a
-    // simulator interleaving that fails it too (then the replay is exact).
-    rep = sim::program_repro(bytes.data(), bytes.size(), mutant, 100, c.failing);
-    stress::ByteSource src(reinterpret_cast<const std::uint8_t*>(rep.spec.input.data()), rep.spec.input.size());
-    c.program_text = stress::Program::decode(src).render();
-  }
-  c.verdict = rep.verdict;
-  c.message = rep.message;
-  c.repro_path = repro_path;
-  c.written = write_output(repro_path, sim::write_repro(rep));
-  return c;
+Result<ConvertedFile> convert(const FuzzOptions& o, const std::string& crash, const std::string& repro_path) {
+  Result<Converted> c = convert_crash(o, crash);
+  if (!c) return fail(c.error());
+  ConvertedFile out{std::move(*c), repro_path, {}};
+  out.written = write_output(repro_path, out.repro);
+  return out;
 }
 
-void print_converted(const FuzzOptions& o, const Converted& c, const std::string& crash) {
+void print_converted(const FuzzOptions& o, const ConvertedFile& c, const std::string& crash) {
   std::fprintf(text_out(), "  crash input: %s\n", crash.c_str());
   if (!c.program_text.empty()) {
     std::fprintf(text_out(), "  program:\n");
@@ -112,8 +71,7 @@ void print_converted(const FuzzOptions& o, const Converted& c, const std::string
     std::fprintf(text_out(), "  reproducer:  %s (its schedule, recorded)\n", c.repro_path.c_str());
   }
   if (o.target == "program") {
-    std::fprintf(text_out(), "  real threads: wsstress run --scenario program --input %s%s --repeat 1000\n", crash.c_str(),
-                o.mutant == "none" ? "" : (" --mutant " + o.mutant).c_str());
+    std::fprintf(text_out(), "  real threads: %s\n", stress::program_run_command(crash, o.mutant).c_str());
   }
 }
 
@@ -124,12 +82,12 @@ int convert_command(const FuzzOptions& o) {
   if (access(o.convert.c_str(), R_OK) != 0) {
     return usage_error("--convert: cannot read " + shown(o.convert) + ": " + std::strerror(errno));
   }
-  const Result<Converted> converted = convert(o, o.convert, repro);
+  const Result<ConvertedFile> converted = convert(o, o.convert, repro);
   if (!converted) {
     std::fprintf(stderr, "wsstress: error: %s\n", converted.error().c_str());
     return kInternal;
   }
-  const Converted& c = *converted;
+  const ConvertedFile& c = *converted;
   if (!c.written) {
     std::fprintf(stderr, "wsstress: error: %s\n", c.written.error().c_str());
     if (!c.failing) return kInternal;  // a failing input stays a finding when only its reproducer was not written
@@ -165,11 +123,11 @@ int report_fuzz(const FuzzOptions& o, const FuzzRun& run, const std::string& cor
   if (!run.crash.empty()) {
     std::fprintf(text_out(), "fuzz: FINDING after %llu executions in %.1f s\n", static_cast<unsigned long long>(run.finding_execs),
                 secs);
-    const Result<Converted> converted = convert(o, run.crash, run.crash + ".repro");
+    const Result<ConvertedFile> converted = convert(o, run.crash, run.crash + ".repro");
     // A crash file that cannot be read, or a reproducer that cannot be
     // written, is said; the finding still stands.
     if (!converted) std::fprintf(stderr, "wsstress: error: %s\n", converted.error().c_str());
-    const Converted c = converted ? *converted : Converted{};
+    const ConvertedFile c = converted ? *converted : ConvertedFile{};
     if (!c.written) std::fprintf(stderr, "wsstress: error: %s\n", c.written.error().c_str());
     // The target's own report (verdict, state dump) is in the child's output.
     for (const std::string& l : run.verdict_lines) std::fprintf(text_out(), "  %s\n", l.substr(3).c_str());
@@ -226,7 +184,7 @@ int fuzz_command(const FuzzOptions& o) {
   }
   const stress::StopSignals stop;  // a signal is passed on to the fuzzer, which reports what it ran
   int fd = -1;
-  const pid_t pid = start_fuzzer(o, fuzzer_args(o, bin, corpus), fd);
+  const pid_t pid = start_fuzzer(fuzzer_args(o, bin, corpus), fd);
   if (pid < 0) {
     std::fprintf(stderr, "wsstress: error: cannot start %s: %s\n", bin.c_str(), std::strerror(errno));
     return kInternal;
@@ -236,100 +194,6 @@ int fuzz_command(const FuzzOptions& o) {
   const int code = report_fuzz(o, run, corpus, j);
   return o.json_path.empty() ? code : write_report("--json", o.json_path, j.dump(2) + "\n", code);
 }
-
-// The matrix's fuzz columns: the target for the budget from its seed corpus,
-// with libFuzzer's seed fixed so a row can be measured again; a finding is
-// converted as `wsstress fuzz` converts it (its reproducer is not kept).
-stress::EngineResult fuzz_row(const std::string& target, const std::string& self, const stress::MatrixSpec& spec,
-                              const stress::MutantInfo& m, const std::string& dir) {
-  FuzzOptions o;
-  o.target = target;
-  o.self = self;
-  o.mutant = m.name;
-  o.time_s = spec.budget_s;
-  o.hang_timeout_s = spec.hang_timeout_s;
-  o.seed = 1;
-  o.out_dir = dir + "/" + m.name + "-fuzz";
-  o.quiet = true;
-  // The schedule fuzzer on the mutant's catalog scenario, as the simulator's
-  // columns run it (when the fuzzer can run that scenario).
-  if (target == "schedule") o.scenario = pinned_scenario(m.scenario);
-  const std::string bin = default_fuzz_bin(self) + "/" + target + "_fuzzer";
-  const std::string corpus = o.out_dir + "/corpus-" + target;
-  if (!is_exec(bin)) {
-    return stress::engine_error(2, "no fuzz target " + bin + " (build it: cmake --workflow --preset fuzz)");
-  }
-  for (const std::string& folder : {o.out_dir, corpus}) {
-    if (mkdir(folder.c_str(), 0755) != 0) {
-      return stress::engine_error(3, "cannot create " + folder + ": " + std::strerror(errno));
-    }
-  }
-  int fd = -1;
-  const pid_t pid = start_fuzzer(o, fuzzer_args(o, bin, corpus), fd);
-  if (pid < 0) return stress::engine_error(3, "cannot start " + bin + ": " + std::strerror(errno));
-  const FuzzRun run = watch_fuzzer(o, pid, fd);
-  stress::EngineResult row;
-  row.runs = run.execs;
-  if (!run.crash.empty()) {
-    std::fprintf(stderr, "%s%llu executions in %.3f s\n", stress::kFuzzFindingMarker,
-                 static_cast<unsigned long long>(run.finding_execs), run.secs);
-    std::fflush(stderr);
-    const Result<Converted> c = convert(o, run.crash, run.crash + ".repro");
-    row.caught = true;
-    row.outcome = c && c->failing ? c->verdict : "bug";
-    row.message = c ? c->message : c.error();
-    row.runs = run.finding_execs;
-    row.at_seconds = run.secs;
-    char budget[32];
-    std::snprintf(budget, sizeof budget, "%g", spec.budget_s);
-    row.replay = "wsstress fuzz --target " + target + " --mutant " + m.name +
-                 (o.scenario.empty() ? "" : " --scenario " + o.scenario) + " --fuzzer-seed 1 --max-seconds " + budget +
-                 " (reproducer not kept)";
-  } else if (run.killed) {
-    row.outcome = "error (exit 4)";
-    row.message = "the fuzzer did not stop at its time budget";
-  } else if (WIFEXITED(run.status) && WEXITSTATUS(run.status) == 0) {
-    row.outcome = "pass";
-  } else {
-    row.outcome = "error (exit 3)";
-    row.message = "the fuzz target ended without a finding: " + (run.tail.empty() ? std::string() : run.tail.back());
-  }
-  return row;
-}
-
-}  // namespace
-
-namespace {
-
-// The matrix's fuzz columns, one per target, found beside the executable; a
-// fuzzer's column measures.
-class FuzzEngine final : public engines::MeasuringEngine {
- public:
-  FuzzEngine(std::string_view name, std::string_view target, int rank) : name_(name), target_(target), rank_(rank) {}
-  std::string_view name() const override { return name_; }
-  int rank() const override { return rank_; }
-  // A finding is converted after the budget (up to 200 simulator runs for a program).
-  engines::Limits limits() const override { return {.slack_s = 150}; }
-  stress::EngineResult run(const stress::MatrixSpec& spec, const stress::MutantInfo& m, const std::string& dir,
-                           const stress::Deliver&) const override {
-    return fuzz_row(std::string(target_), spec.self, spec, m, dir);
-  }
-  // The executions and seconds to the first finding.
-  std::string cell(const stress::MatrixRow& row) const override {
-    if (engines::is_engine_error(row)) return row.outcome + " !";
-    return engines::with_judgement(row.caught ? engines::verdict_word(row) + ", " + std::to_string(row.runs) +
-                                                    " execs, " + engines::seconds_text(row.seconds)
-                                              : "- (" + std::to_string(row.runs) + " execs)",
-                                   row);
-  }
-
- private:
-  std::string_view name_, target_;
-  int rank_;
-};
-
-WSSTRESS_REGISTER_ENGINE(fuzz_program_engine, FuzzEngine("fuzz-program", "program", 100))
-WSSTRESS_REGISTER_ENGINE(fuzz_schedule_engine, FuzzEngine("fuzz-schedule", "schedule", 110))
 
 void add_fuzz_options(CLI::App* cmd, FuzzOptions& o) {
   one_of(cmd->add_option("--target", o.target,
@@ -368,8 +232,10 @@ void add_fuzz_options(CLI::App* cmd, FuzzOptions& o) {
 }
 
 }  // namespace
+}  // namespace fuzz_cmd
 
 Subcommand add_fuzz(CLI::App& parent, const std::string& self) {
+  using namespace fuzz_cmd;
   auto o = std::make_shared<FuzzOptions>();
   o->self = self;
   CLI::App* cmd = parent.add_subcommand(

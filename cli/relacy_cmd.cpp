@@ -1,7 +1,7 @@
 // `wsstress relacy`: choose models and mutants, run each (model, mutant)
-// search (relacy_search.hpp), and render the verdicts as text and JSON. Built only where the
-// Relacy models are (not in the sanitizer presets); elsewhere the command
-// says so and exits 3.
+// search through the Relacy engine (wsstress/engines/relacy.hpp), and render
+// the verdicts as text and JSON. Built only where the Relacy models are (not
+// in the sanitizer presets); elsewhere the command says so and exits 3.
 #include <algorithm>
 #include <cstdio>
 #include <functional>
@@ -14,8 +14,8 @@
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "output.hpp"
-#include "relacy_search.hpp"
 #include "report.hpp"
+#include "wsstress/engines/relacy.hpp"
 
 #if WSSTRESS_HAVE_RELACY
 #include "wsstress/stress/catalog.hpp"
@@ -24,9 +24,17 @@
 
 namespace wsstress::cli {
 
-// Inside relacy_search, so that its names need no using-directive (which a
-// unity build would carry into the next file).
-namespace relacy_search {
+// A namespace of its own, so that the using-directive stays in this file (a
+// unity build merges files).
+namespace relacy_cmd {
+
+using namespace engines::relacy_search;
+
+// The engine's options and the command's own.
+struct RelacyOptions : SearchOptions {
+  std::string json_path, trace_out;
+  bool list = false, quiet = false, full_trace = false;
+};
 
 #if WSSTRESS_HAVE_RELACY
 
@@ -210,18 +218,18 @@ static int relacy_command(const RelacyOptions&) {
 
 #endif
 
-}  // namespace relacy_search
+}  // namespace relacy_cmd
 
 Subcommand add_relacy(CLI::App& parent) {
   struct Args {
-    relacy_search::RelacyOptions o;
+    relacy_cmd::RelacyOptions o;
     std::string search;
     unsigned bound = 0;
     std::uint64_t iterations = 0;
     CLI::Option *search_opt = nullptr, *bound_opt = nullptr, *iter_opt = nullptr;
   };
   auto a = std::make_shared<Args>();
-  relacy_search::RelacyOptions& o = a->o;
+  relacy_cmd::RelacyOptions& o = a->o;
   CLI::App* cmd = parent.add_subcommand(
       "relacy", "Relacy models of the sleep handshake, latches, cross-pool wake, broadcast, termination and deque, "
                 "compiled from the pool's sources; exit 0 pass, 1 a model failed, 4 time or memory limit without a verdict");
@@ -264,7 +272,7 @@ Subcommand add_relacy(CLI::App& parent) {
             if (a->search_opt->count() > 0) a->o.search = a->search;
             if (a->bound_opt->count() > 0) a->o.bound = a->bound;
             if (a->iter_opt->count() > 0) a->o.iterations = a->iterations;
-            return relacy_search::relacy_command(a->o);
+            return relacy_cmd::relacy_command(a->o);
           }};
 }
 

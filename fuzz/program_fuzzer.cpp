@@ -34,10 +34,10 @@ std::uint64_t fnv1a(const std::uint8_t* d, std::size_t n) {
                f.verdict.message.c_str());
   std::fprintf(stderr, "== program (mutant %s):\n%s", g_options.mutant.c_str(), program_text.c_str());
   if (!f.verdict.dump.empty()) std::fprintf(stderr, "== state dump:\n%s\n", f.verdict.dump.c_str());
-  std::fprintf(stderr, "== replay on real threads: wsstress run --scenario program --input <this input>%s "
-                       "--repeat 1000\n== convert: wsstress fuzz --target program --convert <this input>%s\n",
-               g_options.mutant == "none" ? "" : (" --mutant " + g_options.mutant).c_str(),
-               g_options.mutant == "none" ? "" : (" --mutant " + g_options.mutant).c_str());
+  std::fprintf(stderr, "== replay on real threads: %s\n== convert: %s\n",
+               wsstress::stress::program_run_command("<this input>", g_options.mutant).c_str(),
+               wsstress::stress::fuzz_command({.target = "program", .convert = "<this input>", .mutant = g_options.mutant})
+                   .c_str());
   std::fflush(stderr);
   std::abort();
 }

@@ -105,9 +105,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                stress::to_string(r.verdict.kind), r.verdict.message.c_str(), in.spec.scenario.c_str(),
                g_mutant.c_str(), sim::to_string(in.config.memory), static_cast<unsigned long long>(r.steps));
   if (!r.verdict.dump.empty()) std::fprintf(stderr, "== state dump:\n%s\n", r.verdict.dump.c_str());
-  std::fprintf(stderr, "== convert to a reproducer: wsstress fuzz --target schedule --convert <this input>%s%s\n",
-               g_mutant == "none" ? "" : (" --mutant " + g_mutant).c_str(),
-               g_scenario.empty() ? "" : (" --scenario " + g_scenario).c_str());
+  std::fprintf(stderr, "== convert to a reproducer: %s\n",
+               stress::fuzz_command({.target = "schedule", .convert = "<this input>", .mutant = g_mutant,
+                                     .scenario = g_scenario})
+                   .c_str());
   std::fflush(stderr);
   std::abort();
 }

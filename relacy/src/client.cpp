@@ -257,9 +257,7 @@ Result<ModelResult> run_model(const std::string& model, const std::string& mutan
     return fail("--mutant: model '" + model + "' does not target '" + mutant + "' (it targets: none, " + targets + ")");
   }
   const auto start = std::chrono::steady_clock::now();
-  const Result<SearchChild> child =
-      start_runner({"run", model, mutant, to_string(search.kind), std::to_string(search.context_bound),
-                    std::to_string(search.iterations)});
+  const Result<SearchChild> child = start_runner(RunRequest{model, mutant, search}.to_args());
   if (!child) return fail(child.error());
   std::string text;
   int status = 0;

@@ -26,17 +26,23 @@ RawResult run(const SearchSpec& s) {
   return run_suite<BroadcastModel<M>>(s);
 }
 
-}  // namespace
+using namespace pool::mutants;  // the mutant policies the entries name
 
-std::vector<ModelEntry> broadcast_entries() {
-  using namespace wsstress::pool::mutants;
-  return {
-      {"broadcast", "none", &run<pool::NoMutants>, false},
-      {"broadcast", "gate5_ignores_broadcasts", &run<Gate5IgnoresBroadcasts>},
-      {"broadcast", "no_gate5", &run<NoGate5>},
-      {"broadcast", "no_gate5_narrow_jec", &run<NoGate5NarrowJec>},
-      {"broadcast", "no_sleep_fence", &run<NoSleepFence>, false, "equivalent: gate 5 reads the broadcast queue through Stealer::is_empty, which issues its own SeqCst fence, and inject_broadcast's wake-ups take the sleeper's is_blocked lock; the inject fence is not on this path at all (inject_broadcast does not call new_injected_jobs)"},
-  };
-}
+WSSTRESS_REGISTER_MODEL(broadcast_model, {
+    .rank = 50,
+    .name = "broadcast",
+    .claim = "an outside broadcast into a two-worker pool whose workers are going to sleep: one result per worker, in "
+      "index order, and both exit after the drop",
+    .config = "2 workers; 1 outside thread; 1 idle round; 1-bit JEC",
+    .ci = {Search::Random, 0, 100000, 600},
+    .clean = &run<pool::NoMutants>,
+    .mutants = {
+        {"gate5_ignores_broadcasts", &run<Gate5IgnoresBroadcasts>},
+        {"no_gate5", &run<NoGate5>},
+        {"no_gate5_narrow_jec", &run<NoGate5NarrowJec>},
+        {"no_sleep_fence", &run<NoSleepFence>, false, "equivalent: gate 5 reads the broadcast queue through Stealer::is_empty, which issues its own SeqCst fence, and inject_broadcast's wake-ups take the sleeper's is_blocked lock; the inject fence is not on this path at all (inject_broadcast does not call new_injected_jobs)"},
+    }})
+
+}  // namespace
 
 }  // namespace wsstress::relacy

@@ -36,16 +36,22 @@ RawResult run(const SearchSpec& s) {
   return run_suite<CrossModel<M>>(s);
 }
 
-}  // namespace
+using namespace pool::mutants;  // the mutant policies the entries name
 
-std::vector<ModelEntry> cross_entries() {
-  using namespace wsstress::pool::mutants;
-  return {
-      {"cross", "none", &run<pool::NoMutants>, false},
-      {"cross", "cross_is_cold", &run<CrossIsCold>},
-      {"cross", "latch_set_no_wake", &run<LatchSetNoWake>},
-      {"cross", "cross_latch_no_keepalive", &run<CrossLatchNoKeepAlive>, false, "not shown: the window is B's worker preempted between set() and its notify for the whole of A's return, drop, worker exit and free (dozens of scheduling points); uniform random scheduling almost never holds one thread back that long, and a context-bound search of this model does not finish"},
-  };
-}
+WSSTRESS_REGISTER_MODEL(cross_model, {
+    .rank = 30,
+    .name = "cross",
+    .claim = "pool A calls into pool B, which calls back into A (one worker each), then both are dropped, A first: "
+      "the chain returns, both pools' workers exit, nothing touches A after it is freed",
+    .config = "2 pools x 1 worker; 1 outside thread; 1 idle round; 1-bit JEC",
+    .ci = {Search::Random, 0, 100000, 600},
+    .clean = &run<pool::NoMutants>,
+    .mutants = {
+        {"cross_is_cold", &run<CrossIsCold>},
+        {"latch_set_no_wake", &run<LatchSetNoWake>},
+        {"cross_latch_no_keepalive", &run<CrossLatchNoKeepAlive>, false, "not shown: the window is B's worker preempted between set() and its notify for the whole of A's return, drop, worker exit and free (dozens of scheduling points); uniform random scheduling almost never holds one thread back that long, and a context-bound search of this model does not finish"},
+    }})
+
+}  // namespace
 
 }  // namespace wsstress::relacy

@@ -52,16 +52,21 @@ RawResult run(const SearchSpec& s) {
   return run_suite<DequeModel<M>>(s);
 }
 
-}  // namespace
+using namespace pool::mutants;  // the mutant policies the entries name
 
-std::vector<ModelEntry> deque_entries() {
-  using namespace wsstress::pool::mutants;
-  return {
-      {"deque", "none", &run<pool::NoMutants>, false},
-      {"deque", "deque_pop_no_fence", &run<DequePopNoFence>},
-      {"deque", "epoch_pin_x86_cas", &run<EpochPinX86Cas>},
-      {"deque", "deque_push_relaxed", &run<DequePushRelaxed>},
-  };
-}
+WSSTRESS_REGISTER_MODEL(deque_model, {
+    .rank = 70,
+    .name = "deque",
+    .claim = "the owner pushes two jobs and pops until empty while a thief steals twice: every job taken exactly once",
+    .config = "the Chase-Lev deque alone; owner and one thief",
+    .ci = {Search::Bound, 3, 0, 600},
+    .clean = &run<pool::NoMutants>,
+    .mutants = {
+        {"deque_pop_no_fence", &run<DequePopNoFence>},
+        {"epoch_pin_x86_cas", &run<EpochPinX86Cas>},
+        {"deque_push_relaxed", &run<DequePushRelaxed>},
+    }})
+
+}  // namespace
 
 }  // namespace wsstress::relacy

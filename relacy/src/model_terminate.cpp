@@ -31,15 +31,20 @@ RawResult run(const SearchSpec& s) {
   return run_suite<TerminateModel<M>>(s);
 }
 
-}  // namespace
+using namespace pool::mutants;  // the mutant policies the entries name
 
-std::vector<ModelEntry> terminate_entries() {
-  using namespace wsstress::pool::mutants;
-  return {
-      {"terminate", "none", &run<pool::NoMutants>, false},
-      {"terminate", "terminate_no_wake", &run<TerminateNoWake>},
-      {"terminate", "late_is_blocked_lock", &run<LateIsBlockedLock>},
-  };
-}
+WSSTRESS_REGISTER_MODEL(terminate_model, {
+    .rank = 60,
+    .name = "terminate",
+    .claim = "a pool dropped right after a job, while its worker heads for sleep: the worker wakes and exits",
+    .config = "1 worker; 1 outside thread; 1 idle round; 1-bit JEC",
+    .ci = {Search::Random, 0, 100000, 600},
+    .clean = &run<pool::NoMutants>,
+    .mutants = {
+        {"terminate_no_wake", &run<TerminateNoWake>},
+        {"late_is_blocked_lock", &run<LateIsBlockedLock>},
+    }})
+
+}  // namespace
 
 }  // namespace wsstress::relacy

@@ -1,6 +1,8 @@
-// What the runner (wsstress-relacy) writes and the client reads: a search's
-// raw result as length-prefixed text, and the model list as JSON. Both sides
-// link this file (wsstress_relacy_client), so the two cannot drift apart.
+// What the client asks the runner (wsstress-relacy) for - a search, as its
+// command line - and what the runner writes back: a search's raw result as
+// length-prefixed text, and the model list as JSON. Both sides link this file
+// (wsstress_relacy_client), so the two cannot drift apart.
+#include <cstdlib>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -21,7 +23,31 @@ bool get(std::istream& in, std::string& text) {
   return n == 0 || static_cast<bool>(in.read(text.data(), static_cast<std::streamsize>(n)));
 }
 
+bool whole(const std::string& text, std::uint64_t& out) {
+  char* end = nullptr;
+  out = std::strtoull(text.c_str(), &end, 10);
+  return !text.empty() && *end == '\0';
+}
+
 }  // namespace
+
+std::vector<std::string> RunRequest::to_args() const {
+  return {"run", model, mutant, to_string(search.kind), std::to_string(search.context_bound),
+          std::to_string(search.iterations)};
+}
+
+Result<RunRequest> RunRequest::from_args(const std::vector<std::string>& args) {
+  if (args.size() != 6 || args[0] != "run") return fail("expected 'list' or 'run' with five arguments");
+  RunRequest r{args[1], args[2], {}};
+  const std::optional<Search> kind = parse_search(args[3]);
+  std::uint64_t bound = 0, executions = 0;
+  if (!kind) return fail("unknown search");
+  if (!whole(args[4], bound) || !whole(args[5], executions)) return fail("BOUND and EXECUTIONS are whole numbers");
+  r.search.kind = *kind;
+  r.search.context_bound = static_cast<unsigned>(bound);
+  r.search.iterations = executions;
+  return r;
+}
 
 // "passed executions result-length result output-length output lines
 // (line-length line)...".

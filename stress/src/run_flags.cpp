@@ -197,6 +197,32 @@ std::vector<std::string> run_arguments(const RunSpec& spec, unsigned taker, std:
   return out;
 }
 
+namespace {
+// " --name value" for a flag of the table, "" when the spec leaves it out.
+std::string spelled(std::string_view long_name, const RunSpec& spec) {
+  const std::string v = spell_flag(run_flag(long_name), spec);
+  return v.empty() ? v : " " + std::string(long_name) + " " + v;
+}
+}  // namespace
+
+std::string fuzz_command(const FuzzCommand& c) {
+  std::string cmd = "wsstress fuzz --target " + c.target;
+  if (!c.convert.empty()) cmd += " --convert " + c.convert;
+  RunSpec spec;
+  spec.mutant = c.mutant;
+  spec.scenario = c.scenario;
+  cmd += spelled("--mutant", spec) + spelled("--scenario", spec);
+  if (c.fuzzer_seed != 0) cmd += " --fuzzer-seed " + std::to_string(c.fuzzer_seed);
+  if (c.max_seconds != 0) cmd += " --max-seconds " + decimal_text(c.max_seconds);
+  return cmd;
+}
+
+std::string program_run_command(const std::string& input, const std::string& mutant) {
+  RunSpec spec;
+  spec.mutant = mutant;
+  return "wsstress run --scenario program --input " + input + spelled("--mutant", spec) + " --repeat 1000";
+}
+
 Result<std::map<std::string, std::string, std::less<>>> parse_run_flags(const std::vector<std::string>& args,
                                                                         unsigned taker, RunSpec& spec) {
   std::map<std::string, std::string, std::less<>> given;

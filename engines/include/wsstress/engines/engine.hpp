@@ -1,11 +1,11 @@
 // The matrix's engines behind one interface, and the one registry of them
-// (issue #40). An engine is one class in one file (engines/src/*.cpp; the
-// Relacy and fuzz engines beside their subcommands in cli/, whose machinery
-// they call) that says its name, how the matrix runs it, what it returns,
-// how its cell reads, what it expects of every mutant (its own table, see
-// expect.hpp), and registers itself with WSSTRESS_REGISTER_ENGINE. The matrix
-// and the CLI iterate the registry: no code outside an engine's file compares
-// an engine's name, so adding a column is adding a file.
+// (issue #40). An engine is one class in one file (engines/src/*.cpp: real
+// threads, the simulator, TSan, Relacy, the fuzzers) that says its name, how
+// the matrix runs it, what it returns, how its cell reads, what it expects of
+// every mutant (its own table, see expect.hpp), and registers itself with
+// WSSTRESS_REGISTER_ENGINE. The matrix and the CLI iterate the registry: no
+// code outside an engine's file compares an engine's name, so adding a column
+// is adding a file.
 #pragma once
 
 #include <optional>

@@ -1,8 +1,9 @@
-// What the matrix's Relacy column (cli/relacy_matrix.cpp) expects of every
+// What the matrix's Relacy column (engines/src/relacy.cpp) expects of every
 // mutant: the verdict of the Relacy models that target it (relacy/'s model
 // table has the per-model detail and the reasons), Cannot when no model
 // targets it (the column then shows "n/m" and runs nothing). A header, so
-// that relacy/tests checks it against the model table without the CLI.
+// that engines/tests checks it against the models' own table in a test that
+// links the models, not the engines.
 #pragma once
 
 #include "wsstress/engines/expect.hpp"

@@ -1,14 +1,15 @@
 // The Relacy models: what each one claims, which mutants it targets, and how
 // to run one (model x mutant x search) and get its verdict. The models
-// themselves live in src/, one translation unit per model, each instantiating
+// themselves live in src/, one file per model or family of models, each instantiating
 // the pool's own templates over RelacyPlatform for the clean pool and for the
 // mutants it targets; they are linked into their own program, wsstress-relacy
 // (src/runner_main.cpp), which wsstress runs for every search. So the tool
 // builds, and `wsstress smoke` runs, without compiling a model (issue #19),
 // and a search always runs in a process of its own.
 //
-// Two libraries: wsstress_relacy_client (client.cpp; in wsstress) asks the
-// runner, and wsstress_relacy (table.cpp and the models; in the runner and the
+// Two libraries: wsstress_relacy_client (client.cpp; in wsstress, through the
+// Relacy engine, engines/src/relacy.cpp) asks the runner, and wsstress_relacy
+// (table.cpp and the models, each registering itself; in the runner and the
 // model tests) answers.
 #pragma once
 
@@ -82,7 +83,19 @@ struct ModelResult {
 // model or mutant name is refused in one line.
 Result<ModelResult> run_model(const std::string& model, const std::string& mutant, const SearchSpec& search);
 
-// ---- the runner's answers, as the client reads them ----
+// ---- what the client asks and the runner answers (protocol.cpp) ----
+
+// One search as the client asks the runner for it:
+//   wsstress-relacy run MODEL MUTANT SEARCH BOUND EXECUTIONS
+// spelled (to_args) and read (from_args) here only, so the two sides cannot
+// drift. The limits stay with the client, which enforces them.
+struct RunRequest {
+  std::string model, mutant;
+  SearchSpec search;                   // its kind, context_bound and iterations
+  std::vector<std::string> to_args() const;
+  // The arguments after the program's name; the error says what is wrong.
+  static Result<RunRequest> from_args(const std::vector<std::string>& args);
+};
 
 // What one search reports.
 struct RawResult {
@@ -108,11 +121,52 @@ struct ModelEntry {
   bool expect_fail = true;             // for "none" (the clean pool): false
   const char* note = "";
 };
-// Every (model, mutant) instantiation; each model's translation unit adds its own.
+
+// A mutant a model is run against, as the model's file declares it.
+struct MutantEntry {
+  const char* mutant;
+  ModelFn run;
+  bool expect_fail = true;             // Target::expect_fail
+  const char* note = "";               // Target::note
+};
+
+// A model as its own file declares it, beside its code, and registers it
+// (WSSTRESS_REGISTER_MODEL): what a pass claims, the configuration, the
+// search ctest and `wsstress relacy` run by default, and its instantiations.
+// The CI searches are sized from measurements on 2 cores (README): the
+// registry-level models are too big for a context-bound search to finish, so
+// they run a random search of 10^5 executions; the small models run the
+// exhaustive context-bound search at the largest bound that finishes in
+// seconds (the README's table has the next bound's time).
+struct ModelDecl {
+  int rank;                            // the model's place in the table (--list, --mutant all): ascending,
+                                       // as files register in no set order
+  const char* name;
+  const char* claim;
+  const char* config;
+  SearchSpec ci;
+  ModelFn clean;                       // the model on the clean pool, which must pass
+  std::vector<MutantEntry> mutants;    // the catalog mutants it targets, in the order they run
+};
+// Adds `m` to the table; called before main by WSSTRESS_REGISTER_MODEL. Two
+// models of one name or one rank end the program (a build mistake).
+bool add_model(const ModelDecl& m);
+
+// Every (model, mutant) instantiation, by rank, each model's clean pool first.
 const std::vector<ModelEntry>& model_table();
-// The models, built in this process from the table (the runner's `list`).
+// The models, built in this process from the registered declarations (the runner's `list`).
 const std::vector<ModelInfo>& model_infos();
 // Runs one entry in this process (the runner's `run`).
 RawResult run_entry_here(const std::string& model, const std::string& mutant, const SearchSpec& search);
 
 }  // namespace wsstress::relacy
+
+// Registers a model from its own file: `var` is a unique name in that file,
+// the rest a ModelDecl's initializer. The file must be linked as an object
+// (wsstress_relacy is an OBJECT library), not pulled from a static archive,
+// where nothing would refer to it.
+#define WSSTRESS_REGISTER_MODEL(var, ...)                                                  \
+  namespace {                                                                              \
+  const ::wsstress::relacy::ModelDecl var = __VA_ARGS__;                                   \
+  [[maybe_unused]] const bool var##_registered = ::wsstress::relacy::add_model(var);       \
+  }

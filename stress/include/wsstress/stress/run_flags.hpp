@@ -91,6 +91,24 @@ std::string spell_flag(const RunFlag& f, const RunSpec& spec);
 std::vector<std::string> run_arguments(const RunSpec& spec, unsigned taker,
                                        std::optional<std::uint64_t> seed = std::nullopt);
 
+// `wsstress fuzz`'s command line, spelled here once for the matrix's replay
+// of a fuzz row (engines/src/fuzz.cpp) and the fuzz targets' hint to convert
+// a finding (fuzz/); --mutant as the table spells it (none left out). In
+// this order, each left out when empty or 0.
+struct FuzzCommand {
+  std::string target{};              // --target program | schedule
+  std::string convert{};             // --convert FILE
+  std::string mutant = "none";       // --mutant
+  std::string scenario{};            // --scenario (schedule: the pinned one)
+  std::uint64_t fuzzer_seed = 0;     // --fuzzer-seed
+  double max_seconds = 0;            // --max-seconds
+};
+std::string fuzz_command(const FuzzCommand& c);
+// The real-thread run of a program file, many times over (a program
+// finding's other replay; `wsstress fuzz` and program_fuzzer print it):
+// `wsstress run --scenario program --input FILE [--mutant M] --repeat 1000`.
+std::string program_run_command(const std::string& input, const std::string& mutant);
+
 // The companions' parser: `args` ("--name VALUE" or "--name=VALUE") for the
 // rows `taker` takes. Sets the RunSpec fields; returns the text of every flag
 // given (by long name), for the rows the taker binds itself. An error names

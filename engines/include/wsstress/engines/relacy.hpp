@@ -1,8 +1,11 @@
-// The searches behind `wsstress relacy` and the matrix's Relacy column: the
-// (model, mutant) searches the options ask for, run one by one through relacy/
-// (which forks a child per search and enforces its limits), each judged against
-// the model table and the mutant catalog. The command renders them
-// (relacy_cmd.cpp); the matrix turns them into a row (relacy_matrix.cpp).
+// The Relacy engine's searches (engines/src/relacy.cpp), which `wsstress
+// relacy` (cli/relacy_cmd.cpp) and the matrix's Relacy column both run: the
+// (model, mutant) searches the options ask for, run one by one through the
+// Relacy client (relacy/: it runs each search in the wsstress-relacy runner,
+// a child that it holds to its limits), each judged against the model table
+// and the mutant catalog, and the one spelling of a search's replay line.
+// Without the Relacy models (the sanitizer and fuzz presets) only the options
+// are declared; the engine then reports an engine error.
 #pragma once
 
 #include <cstdint>
@@ -18,9 +21,10 @@
 #include "wsstress/stress/failure_kind.hpp"
 #endif
 
-namespace wsstress::cli::relacy_search {
+namespace wsstress::engines::relacy_search {
 
-struct RelacyOptions {
+// Which searches to run, and their limits.
+struct SearchOptions {
   std::vector<std::string> models;          // empty: every model
   std::string mutant;                       // empty or "none": the clean pool; "all": every targeted mutant
   std::optional<std::string> search;        // random, bound, full (default: each model's own)
@@ -28,8 +32,6 @@ struct RelacyOptions {
   std::optional<std::uint64_t> iterations;
   double time_limit = 300;                  // per search
   double memory_limit = 8;                  // GiB per search
-  std::string json_path, trace_out;
-  bool list = false, quiet = false, full_trace = false;
 };
 
 #if WSSTRESS_HAVE_RELACY
@@ -56,11 +58,11 @@ struct Judged {
 };
 
 // The models and mutants asked for, as the searches to run.
-Result<std::vector<Planned>> plan_searches(const RelacyOptions& o);
+Result<std::vector<Planned>> plan_searches(const SearchOptions& o);
 Judged judge(const Planned& p, rel::ModelResult r);
 // The exit code: --mutant all is the models' self-test, which passes when
 // every mutant did what the model table expects of it.
-int exit_code(const RelacyOptions& o, const std::vector<Judged>& done, std::string& summary);
+int exit_code(const SearchOptions& o, const std::vector<Judged>& done, std::string& summary);
 // A failing search as a failure of the report and of the matrix row: its
 // one-line message and the command that runs it again.
 std::string failure_message(const Judged& j);
@@ -74,4 +76,4 @@ Result<std::vector<Judged>> run_searches(const std::vector<Planned>& plan,
 
 #endif  // WSSTRESS_HAVE_RELACY
 
-}  // namespace wsstress::cli::relacy_search
+}  // namespace wsstress::engines::relacy_search

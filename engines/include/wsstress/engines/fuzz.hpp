@@ -1,7 +1,10 @@
-// Running a fuzz target (fuzz/: libFuzzer under the fuzz preset, the
-// standalone random driver under g++) as a child process: its command line,
-// its start in a process group of its own, and following its output to the
-// end. `wsstress fuzz` and the matrix's fuzz columns (fuzz_cmd.cpp) run it so.
+// The fuzz engines (engines/src/fuzz.cpp: the matrix's fuzz-program and
+// fuzz-schedule columns) and what `wsstress fuzz` (cli/fuzz_cmd.cpp) shares
+// with them: running a fuzz target (fuzz/: libFuzzer under the fuzz preset,
+// the standalone random driver under g++) as a child process - its command
+// line, its start in a process group of its own, following its output to the
+// end - and turning a finding's input into a reproducer. The targets are
+// programs of their own, below engines/ as the Relacy and TSan runners are.
 #pragma once
 
 #include <sys/types.h>
@@ -11,7 +14,9 @@
 #include <string>
 #include <vector>
 
-namespace wsstress::cli {
+#include "wsstress/result.hpp"
+
+namespace wsstress::engines {
 
 struct FuzzOptions {
   std::string target = "schedule";  // program | schedule
@@ -43,23 +48,31 @@ struct FuzzRun {
   double secs = 0;
 
   void read_line(const std::string& line);  // one line of the fuzzer's output
-
 };
 
 bool is_dir(const std::string& p);
 bool is_exec(const std::string& p);
 // The fuzz targets' folder when --fuzz-bin is not given: ../fuzz from this wsstress.
 std::string default_fuzz_bin(const std::string& self);
-// The flag table's taker (stress/run_flags.hpp) of a target: "program" or "schedule".
-unsigned target_taker(const std::string& target);
 // libFuzzer's command line: the working corpus, then the seed corpus, the
 // budget, where findings go, the dictionary; then -ignore_remaining_args=1 and
 // the target's own options (--mutant, --hang-timeout, --scenario).
 std::vector<std::string> fuzzer_args(const FuzzOptions& o, const std::string& bin, const std::string& corpus);
 // Starts the target in a process group of its own, its stderr into `fd`; -1 if it cannot.
-pid_t start_fuzzer(const FuzzOptions& o, const std::vector<std::string>& args, int& fd);
+pid_t start_fuzzer(const std::vector<std::string>& args, int& fd);
 // Follows the fuzzer until it ends (or the backstop stops it), with a
 // progress line on a terminal; a stop signal is passed on to its group.
 FuzzRun watch_fuzzer(const FuzzOptions& o, pid_t pid, int fd);
 
-}  // namespace wsstress::cli
+// A finding's input replayed in the simulator, and the reproducer it makes.
+struct Converted {
+  bool failing = false;        // the reproducer fails when replayed
+  std::string verdict, message, program_text;
+  std::string repro;           // the reproducer file's text
+};
+// The crash file `crash` of o.target (with o.mutant, o.scenario): a
+// schedule input replays exactly; a program found on real threads is looked
+// for in the simulator (then its replay is exact too).
+Result<Converted> convert_crash(const FuzzOptions& o, const std::string& crash);
+
+}  // namespace wsstress::engines

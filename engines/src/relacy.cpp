@@ -1,18 +1,34 @@
-// The searches behind `wsstress relacy` and the matrix's Relacy column
-// (relacy_search.hpp): planning, running and judging them.
-#include "relacy_search.hpp"
+// The Relacy engine (`--engine relacy`, and the searches of `wsstress
+// relacy`): the Relacy models of relacy/ run through the client that starts
+// the wsstress-relacy runner per search (relacy/ is below engines/: the
+// models and their runner are programs of their own, built from the pool and
+// the shared base, as the TSan runner and the fuzz targets are). The matrix's
+// row is what `wsstress relacy --mutant M --max-seconds B` runs (every model
+// that targets M; for the clean pool every model), judged alike; the first
+// failing search is the row's catch. Without the Relacy models (the sanitizer
+// and fuzz presets) the column is an engine error. Its expectations are
+// relacy_expectations.hpp's table.
+#include "wsstress/engines/relacy.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "wsstress/engines/engine.hpp"
+#include "wsstress/engines/relacy_expectations.hpp"
+#include "wsstress/exit_code.hpp"
+
+#if WSSTRESS_HAVE_RELACY
+#include "wsstress/relacy/stop.hpp"
 #include "wsstress/shown.hpp"
+#include "wsstress/stress/catalog.hpp"
+#include "wsstress/stress/sweep.hpp"
+#endif
+
+namespace wsstress::engines {
 
 #if WSSTRESS_HAVE_RELACY
 
-#include <algorithm>
-
-#include "exit_codes.hpp"
-#include "wsstress/relacy/stop.hpp"
-#include "wsstress/stress/catalog.hpp"
-#include "wsstress/stress/sweep.hpp"
-
-namespace wsstress::cli::relacy_search {
+namespace relacy_search {
 
 std::string search_text(const rel::SearchSpec& s) {
   switch (s.kind) {
@@ -24,7 +40,7 @@ std::string search_text(const rel::SearchSpec& s) {
 }
 
 // The models and mutants asked for, as the searches to run.
-Result<std::vector<Planned>> plan_searches(const RelacyOptions& o) {
+Result<std::vector<Planned>> plan_searches(const SearchOptions& o) {
   std::vector<Planned> plan;
   std::vector<const rel::ModelInfo*> chosen;
   for (const rel::ModelInfo& m : rel::models()) {
@@ -81,7 +97,7 @@ Judged judge(const Planned& p, rel::ModelResult r) {
 
 // The exit code: --mutant all is the models' self-test, which passes when
 // every mutant did what the model table expects of it.
-int exit_code(const RelacyOptions& o, const std::vector<Judged>& done, std::string& summary) {
+int exit_code(const SearchOptions& o, const std::vector<Judged>& done, std::string& summary) {
   bool fail = false, limit = false, error = false, unexpected = false;
   for (const Judged& j : done) {
     fail |= j.failed;
@@ -129,6 +145,97 @@ Result<std::vector<Judged>> run_searches(const std::vector<Planned>& plan,
   return done;
 }
 
-}  // namespace wsstress::cli::relacy_search
+namespace {
 
-#endif  // WSSTRESS_HAVE_RELACY
+// The matrix's Relacy column: what `wsstress relacy --mutant M --max-seconds B`
+// runs (every model that targets M; for the clean pool every model), judged
+// alike; the first failing search is the row's catch.
+EngineResult relacy_row(const MatrixSpec& spec, const MutantInfo& m) {
+  if (const std::string missing = rel::runner_error(); !missing.empty()) return engine_error(kInternal, missing);
+  SearchOptions o;
+  if (m.name != "none") o.mutant = m.name;
+  o.time_limit = spec.budget_s;
+  const Result<std::vector<Planned>> plan = plan_searches(o);
+  if (!plan) return engine_error(kUsage, plan.error());
+  EngineResult row;
+  double elapsed = 0;
+  const Result<std::vector<Judged>> done = run_searches(*plan, [&](const Judged& j) {
+    elapsed += j.r.seconds;
+    row.runs += j.r.executions;
+    if (j.failed && !row.caught) {
+      row.caught = true;
+      row.outcome = j.r.relacy_result;
+      row.message = failure_message(j);
+      row.first_seed = j.r.executions;
+      row.at_seconds = elapsed;
+      row.replay = replay_of(*j.plan);
+    }
+  });
+  if (!done) return engine_error(kInternal, done.error());
+  if (row.caught) return row;
+  std::string summary;
+  const int code = exit_code(o, *done, summary);
+  // A search stopped by its budget without a verdict found nothing in that
+  // budget, as a sweep that runs out of time: "-" with its executions.
+  row.outcome = code == kOk || code == kHang ? "pass" : "error (exit " + std::to_string(code) + ")";
+  if (code != kOk) row.message = summary;
+  return row;
+}
+
+// One search per model that targets the mutant, each up to the budget; the
+// clean row runs every model.
+double relacy_budgets() { return static_cast<double>(std::max<std::size_t>(1, rel::models().size())); }
+
+}  // namespace
+}  // namespace relacy_search
+
+namespace {
+using relacy_search::relacy_budgets;
+using relacy_search::relacy_row;
+}  // namespace
+
+#else
+
+namespace {
+EngineResult relacy_row(const MatrixSpec&, const MutantInfo&) {
+  return engine_error(kInternal, "this build has no Relacy models (the asan, tsan and fuzz presets leave them out; "
+                                 "use the default or relacy preset)");
+}
+double relacy_budgets() { return 1; }
+}  // namespace
+
+#endif
+
+namespace {
+
+class RelacyEngine final : public Engine {
+ public:
+  std::string_view name() const override { return "relacy"; }
+  int rank() const override { return 80; }
+  Limits limits() const override { return {.budgets = relacy_budgets()}; }
+  EngineResult run(const MatrixSpec& spec, const MutantInfo& m, const std::string&, const Deliver&) const override {
+    return relacy_row(spec, m);
+  }
+  Expect expect(const MutantInfo& m) const override { return relacy_expect(m.id); }
+  // No model targets the mutant: nothing to run.
+  std::optional<std::string> skip(const MutantInfo& m) const override {
+    if (expect(m) != Expect::Cannot) return std::nullopt;
+    return "not modelled";
+  }
+  // Relacy's "seed" is the number of the failing execution of its search,
+  // and its verdict is several words (DATA RACE).
+  std::string cell(const MatrixRow& row) const override {
+    if (row.outcome == "not modelled") return "n/m";
+    if (is_engine_error(row)) return row.outcome + " !";
+    return with_judgement(row.caught ? row.outcome + ", exec " + std::to_string(row.first_seed) + ", " +
+                                           seconds_text(row.seconds)
+                                     : "- (" + std::to_string(row.runs) + " execs)",
+                          row);
+  }
+};
+
+}  // namespace
+
+WSSTRESS_REGISTER_ENGINE(relacy_engine, RelacyEngine{})
+
+}  // namespace wsstress::engines
