@@ -62,7 +62,7 @@ void print_converted(const FuzzOptions& o, const ConvertedFile& c, const std::st
   if (c.failing) {
     std::fprintf(text_out(), "  simulator:   %s: %s\n", c.verdict.c_str(), c.message.c_str());
     std::fprintf(text_out(), "  reproducer:  %s (exact: every scheduling decision recorded)\n", c.repro_path.c_str());
-    std::fprintf(text_out(), "  replay:      wsstress replay %s --trace\n", c.repro_path.c_str());
+    std::fprintf(text_out(), "  replay:      %s\n", stress::repro_replay_command(c.repro_path, true).c_str());
   } else if (o.target == "program") {
     std::fprintf(text_out(), "  simulator:   no failing interleaving found for this program (100 seeds x SC/TSO, the portfolio's strategies)\n");
     std::fprintf(text_out(), "  reproducer:  %s (the program; replays the simulator's seed 0)\n", c.repro_path.c_str());
@@ -136,7 +136,7 @@ int report_fuzz(const FuzzOptions& o, const FuzzRun& run, const std::string& cor
                              {"message", c.message},
                              {"crash", run.crash},
                              {"repro", c.repro_path},
-                             {"replay", "wsstress replay " + c.repro_path},
+                             {"replay", stress::repro_replay_command(c.repro_path)},
                              {"executions", run.finding_execs},
                              {"at_seconds", secs}});
     return kFailed;

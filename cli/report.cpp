@@ -4,6 +4,7 @@
 #include "report.hpp"
 
 #include "wsstress/engines/engine.hpp"
+#include "wsstress/stress/run_flags.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -341,10 +342,10 @@ std::string sim_failure_text(const sim::SimFailure& f) {
 std::string sim_reproducer_text(const std::string& path, const sim::Repro& repro) {
   if (repro.verdict == "crash") {  // no trace: the replay crashes too
     return "reproducer: " + path + " (" + std::to_string(repro.config.forced.size()) +
-           " decisions up to the crash)\nreplay: wsstress replay " + path + "\n";
+           " decisions up to the crash)\nreplay: " + stress::repro_replay_command(path) + "\n";
   }
   return "reproducer: " + path + " (" + std::to_string(repro.config.forced.size()) + " decisions, trace hash " +
-         hash_text(repro.trace_hash) + ")\nreplay: wsstress replay " + path + " --trace\n";
+         hash_text(repro.trace_hash) + ")\nreplay: " + stress::repro_replay_command(path, true) + "\n";
 }
 
 std::string sim_report_json(const sim::SimCampaignReport& rep, const std::vector<std::string>& repro_paths) {
@@ -362,7 +363,7 @@ std::string sim_report_json(const sim::SimCampaignReport& rep, const std::vector
                         {"steps", f.result.steps},
                         {"trace_hash", hash_text(f.result.trace_hash)},
                         {"reproducer", path},
-                        {"replay", "wsstress replay " + path},
+                        {"replay", stress::repro_replay_command(path)},
                         {"at_seconds", f.at_seconds}});
   }
   nlohmann::json j = {

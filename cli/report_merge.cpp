@@ -23,6 +23,7 @@
 #include "output.hpp"
 #include "report.hpp"
 #include "wsstress/stress/catalog.hpp"
+#include "wsstress/stress/run_flags.hpp"
 
 namespace wsstress::cli {
 namespace {
@@ -371,7 +372,7 @@ int merge_command(const MergeOptions& o) {
   std::string text = sim_report_header_text(r);
   for (std::size_t i = 0; i < r.failures.size(); ++i) {
     text += sim_failure_text(r.failures[i]);
-    if (!paths[i].empty()) text += "replay: wsstress replay " + paths[i] + "\n";
+    if (!paths[i].empty()) text += "replay: " + stress::repro_replay_command(paths[i]) + "\n";
   }
   text += std::string("verdict: ") + verdict_of(r).word + "\n";
   return print(header, text, o, sim_report_json(r, paths), verdict_of(r));

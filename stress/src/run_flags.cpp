@@ -223,6 +223,10 @@ std::string program_run_command(const std::string& input, const std::string& mut
   return "wsstress run --scenario program --input " + input + spelled("--mutant", spec) + " --repeat 1000";
 }
 
+std::string repro_replay_command(const std::string& path, bool trace) {
+  return "wsstress replay " + path + (trace ? " --trace" : "");
+}
+
 Result<std::map<std::string, std::string, std::less<>>> parse_run_flags(const std::vector<std::string>& args,
                                                                         unsigned taker, RunSpec& spec) {
   std::map<std::string, std::string, std::less<>> given;

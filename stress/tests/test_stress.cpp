@@ -285,6 +285,22 @@ TEST(Campaign, ReplayCommandCarriesEveryKnob) {
             "--mutant cross_is_cold");
 }
 
+// The other command lines the tool prints, each spelled by one function
+// (issue #40 item 3), as the reports and the fuzz targets printed them.
+TEST(CommandLines, FuzzRunAndReplayLinesReadAsBefore) {
+  using namespace wsstress::stress;
+  EXPECT_EQ(fuzz_command({.target = "schedule", .mutant = "no_gate5", .scenario = "inject", .fuzzer_seed = 1,
+                          .max_seconds = 30}),
+            "wsstress fuzz --target schedule --mutant no_gate5 --scenario inject --fuzzer-seed 1 --max-seconds 30");
+  EXPECT_EQ(fuzz_command({.target = "program", .convert = "<this input>"}),
+            "wsstress fuzz --target program --convert <this input>");
+  EXPECT_EQ(program_run_command("crash-1", "cross_is_cold"),
+            "wsstress run --scenario program --input crash-1 --mutant cross_is_cold --repeat 1000");
+  EXPECT_EQ(program_run_command("crash-1", "none"), "wsstress run --scenario program --input crash-1 --repeat 1000");
+  EXPECT_EQ(repro_replay_command("f.repro", true), "wsstress replay f.repro --trace");
+  EXPECT_EQ(repro_replay_command("f.repro"), "wsstress replay f.repro");
+}
+
 // The flag table (issue #40 item 3): what one taker spells, the companions'
 // parser reads back into the same spec, for every row with a field.
 TEST(RunFlags, WhatIsSpelledParsesBackToTheSameSpec) {

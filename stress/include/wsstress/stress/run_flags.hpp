@@ -108,6 +108,9 @@ std::string fuzz_command(const FuzzCommand& c);
 // finding's other replay; `wsstress fuzz` and program_fuzzer print it):
 // `wsstress run --scenario program --input FILE [--mutant M] --repeat 1000`.
 std::string program_run_command(const std::string& input, const std::string& mutant);
+// The replay of a simulator reproducer: `wsstress replay FILE [--trace]`
+// (the reports of `sim`, `fuzz` and `report merge`).
+std::string repro_replay_command(const std::string& path, bool trace = false);
 
 // The companions' parser: `args` ("--name VALUE" or "--name=VALUE") for the
 // rows `taker` takes. Sets the RunSpec fields; returns the text of every flag
