@@ -22,14 +22,14 @@ sim::SimConfig resolved(std::uint64_t seed) {
 }
 
 TEST(StrategyRegistry, EveryStrategyFileRegisteredInRankOrder) {
-  EXPECT_EQ(sim::strategy_names(), (std::vector<std::string>{"portfolio", "random", "pct", "dfs", "sleep-first"}));
+  EXPECT_EQ(sim::strategy_names(), (std::vector<std::string>{"portfolio", "random", "pct", "pos", "dfs", "sleep-first"}));
   for (const sim::StrategyEntry* e : sim::all_strategies()) {
     EXPECT_EQ(sim::parse_strategy(e->kind.name()), e->kind);
     EXPECT_TRUE(e->make != nullptr || e->resolve != nullptr) << e->kind.name();
   }
   ASSERT_TRUE(sim::parse_strategy("fuzz"));  // reproducers may name it; --strategy does not offer it
   EXPECT_FALSE(sim::parse_strategy("bfs"));
-  EXPECT_STREQ(sim::to_string(StrategyKind::SleepFirst), "sleep-first");
+  EXPECT_STREQ(sim::strategy_name(StrategyKind::SleepFirst), "sleep-first");
 }
 
 TEST(StrategyRegistry, ThePortfolioGivesSeedSMemberSMod5) {
