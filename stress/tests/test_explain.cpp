@@ -238,4 +238,34 @@ TEST(Explains, AWakeUpSentToTheWrongWorkerIsNamed) {
   EXPECT_EQ(woke.find("stopped before"), std::string::npos) << woke;
 }
 
+// A set erased (the blind study's held-out bug C, hand-written): the worker
+// idles on latch 0x600, a setter sets it while it sleeps and wakes it, the
+// worker never sees the set (no ThreadSawLatchSet) and sleeps on the same
+// latch again: the set was undone, which a CoreLatch never does (§3). With
+// a ThreadSawLatchSet after the set (the latch's address reused by a new
+// latch later), the same record is no such loss.
+TEST(Explains, ASetThatWasUndoneIsNamed) {
+  const std::uint32_t w = 1, fiber = 2;
+  std::vector<sim::RecordedEvent> events = {
+      ev(1, fiber, EventKind::ThreadStart, w, 0x500),    ev(2, fiber, EventKind::ThreadIdle, w, 0x600),
+      ev(5, 3, EventKind::LatchSet, w, 0x600, 1),       ev(6, 3, EventKind::ThreadNotify, w),
+      ev(7, fiber, EventKind::ThreadAwoken, w, 0x600)};
+  for (const sim::RecordedEvent& e : asleep_on(0x600)) {
+    if (e.event.kind != EventKind::ThreadStart && e.event.kind != EventKind::ThreadIdle) {
+      sim::RecordedEvent later = e;
+      later.step += 10;
+      events.push_back(later);
+    }
+  }
+  const sim::StallContext ctx = all_blocked();
+  const std::string why = joined(sim::explain_stall(events, ctx));
+  EXPECT_NE(why.find("lost between step 5 (fiber3 set the latch fiber2 was waiting on, since step 2) and step 13"),
+            std::string::npos)
+      << why;
+  EXPECT_NE(why.find("sleep/README.md §3: SET is final"), std::string::npos) << why;
+  events.insert(events.begin() + 5, ev(8, fiber, EventKind::ThreadSawLatchSet, w, 0x600));
+  const std::string seen = joined(sim::explain_stall(events, ctx));
+  EXPECT_EQ(seen.find("undone"), std::string::npos) << seen;
+}
+
 }  // namespace

@@ -98,7 +98,7 @@ std::string what_happened(const Event& e, const Sleeper& s) {
       return std::string("set the sleeper's ") + (e.latch() == s.terminate_latch ? "terminate latch (" : "latch (") +
              (e.kind == EventKind::LatchSet ? "SpinLatch" : "CountLatch") + "), whose swap read it " +
              (e.owner_slept() ? "SLEEPING" : "not SLEEPING");
-    default: return pool::to_string(e.kind);
+    default: return pool::event_kind_name(e.kind);
   }
 }
 
@@ -267,6 +267,37 @@ std::optional<Diagnosis> lost_publication(const std::vector<RecordedEvent>& ev, 
   return std::nullopt;
 }
 
+// A set of the sleeper's latch before its announce, made while it waited on
+// that latch (its ThreadIdle on it came first) and never seen (no
+// ThreadSawLatchSet after it): the latch left SET, which a CoreLatch never
+// does, so the sleeper's gates found it not set again (the blind study's bug
+// C: wake_up storing UNSET over a set that came after its probe).
+std::optional<Diagnosis> undone_set(const std::vector<RecordedEvent>& ev, const Sleeper& s, const Who& who,
+                                    const std::string& sleeper) {
+  const auto mine = [&](const Event& e, EventKind k) {
+    return e.kind == k && e.registry == s.registry && e.worker == s.worker && e.latch() == s.latch;
+  };
+  const std::size_t end = s.announce != kNone ? s.announce : ev.size();
+  std::size_t waiting = kNone;
+  for (std::size_t k = 0; k < end; ++k) {
+    const Event& e = ev[k].event;
+    if (mine(e, EventKind::ThreadIdle)) waiting = k;
+    if (mine(e, EventKind::ThreadSawLatchSet)) waiting = kNone;
+    const bool set = (e.kind == EventKind::LatchSet || e.kind == EventKind::CountLatchSet) && e.latch() == s.latch;
+    if (!set || waiting == kNone) continue;
+    bool seen = false;
+    for (std::size_t j = k + 1; j < ev.size() && !seen; ++j) seen = mine(ev[j].event, EventKind::ThreadSawLatchSet);
+    if (seen) continue;
+    return Diagnosis{"lost between " + step_of(ev, k) + " (" + who(k) + " set the latch " + sleeper +
+                         " was waiting on, since " + step_of(ev, waiting) + ") and " + step_of(ev, end) + " (" +
+                         sleeper + " announced sleepy again and its gates found the latch not set): the set was "
+                         "undone",
+                     "sleep/README.md §3: SET is final: the owner's CASes (gates 1 and 3, wake_up) move the latch "
+                     "only between UNSET, SLEEPY and SLEEPING, so a set can never be erased"};
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 // The first loss the events show, in the order the rules of sleep/README.md
@@ -296,6 +327,7 @@ Diagnosis diagnose(const std::vector<RecordedEvent>& ev, const Sleeper& s, const
       if (auto d = lost_publication(ev, i, s, who, sleeper)) return *d;
     }
   }
+  if (auto d = undone_set(ev, s, who, sleeper)) return *d;
   return {"nothing recorded after its announce should have woken it: no job was published to its pool and its "
           "latch was not set",
           "none: the sleeper waits for work or a latch that never came (a lost job, a panic that set no latch)",
