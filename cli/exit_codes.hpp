@@ -34,7 +34,7 @@ struct SweepVerdict {
   int code;
 };
 inline SweepVerdict sweep_verdict(stress::VerdictKind k, std::uint64_t runs, int stopped_by_signal) noexcept {
-  if (k != stress::VerdictKind::Pass) return {stress::to_string(k), exit_code_for(k)};
+  if (k != stress::VerdictKind::Pass) return {stress::verdict_name(k), exit_code_for(k)};
   const char* word = runs == 0 ? "empty" : "pass";
   if (stopped_by_signal != 0) return {word, 128 + stopped_by_signal};
   return {word, runs == 0 ? static_cast<int>(kEmpty) : static_cast<int>(kOk)};

@@ -144,7 +144,7 @@ std::string sim_html(const sim::SimResult& r, const HtmlRunHeader& h) {
   const bool pass = r.verdict.kind == stress::VerdictKind::Pass;
   const Timeline t = build_timeline(r);
   std::string body = std::string("<h1 class=\"") + (pass ? "pass" : "fail") + "\">verdict: " +
-                     stress::to_string(r.verdict.kind) + (r.verdict.message.empty() ? "" : ": " + escape(r.verdict.message)) +
+                     stress::verdict_name(r.verdict.kind) + (r.verdict.message.empty() ? "" : ": " + escape(r.verdict.message)) +
                      "</h1>\n<p>" + escape(h.title) + "; " + std::to_string(r.steps) + " scheduling points</p>\n";
   if (!h.replay.empty()) body += "<p>replay: <code>" + escape(h.replay) + "</code></p>\n";
   body += "<h2>Timeline</h2>\n";
@@ -165,7 +165,7 @@ std::string sim_html(const sim::SimResult& r, const HtmlRunHeader& h) {
   if (!r.verdict.dump.empty()) body += "<h2>State when it was detected</h2>\n<pre>" + escape(r.verdict.dump) + "</pre>\n";
   body += "<script type=\"application/json\" id=\"timeline\">" + script_json(timeline_json(t)) + "</script>\n<script>" +
           kScript + "</script>\n";
-  return page("wsstress: " + std::string(stress::to_string(r.verdict.kind)) + " - " + h.title, body);
+  return page("wsstress: " + std::string(stress::verdict_name(r.verdict.kind)) + " - " + h.title, body);
 }
 
 std::string matrix_html(const std::vector<stress::MatrixReport>& per_engine) {

@@ -93,11 +93,11 @@ void print_judged(const Judged& j, const RelacyOptions& o) {
   } else if (j.r.outcome == rel::Outcome::Pass && p.search.kind != rel::Search::Random) {
     cover = std::to_string(j.r.executions) + " executions, exhaustive within the bound";
   }
-  std::fprintf(text_out(), "%-10s %-26s %-7s %-18s %-62s %7.2f s%s\n", p.model.c_str(), p.mutant.c_str(), rel::to_string(j.r.outcome),
+  std::fprintf(text_out(), "%-10s %-26s %-7s %-18s %-62s %7.2f s%s\n", p.model.c_str(), p.mutant.c_str(), rel::outcome_name(j.r.outcome),
               j.r.relacy_result.c_str(), (search_text(p.search) + (cover.empty() ? "" : "; " + cover)).c_str(),
               j.r.seconds, p.mutant == "none" ? "" : j.expected ? "  (as expected)" : "  (NOT as expected)");
   if (const auto* info = stress::find_mutant(p.mutant); !j.kind_ok && info != nullptr) {
-    std::fprintf(text_out(), "           a %s, the catalog expects %s\n", stress::to_string(j.kind),
+    std::fprintf(text_out(), "           a %s, the catalog expects %s\n", stress::failure_kind_name(j.kind),
                 stress::to_string_set(info->kinds).c_str());
   }
   if (!p.note.empty() && !o.quiet) std::fprintf(text_out(), "           note: %s\n", p.note.c_str());
@@ -115,17 +115,17 @@ nlohmann::json judged_json(const Judged& j) {
   const Planned& p = *j.plan;
   return {{"model", p.model},
           {"mutant", p.mutant},
-          {"search", rel::to_string(p.search.kind)},
+          {"search", rel::search_name(p.search.kind)},
           {"context_bound", p.search.context_bound},
           {"iterations", p.search.iterations},
-          {"verdict", rel::to_string(j.r.outcome)},
+          {"verdict", rel::outcome_name(j.r.outcome)},
           {"relacy_result", j.r.relacy_result},
           {"executions", j.r.executions},
           {"exhaustive", j.r.exhaustive},
           {"seconds", j.r.seconds},
           {"expected", p.expect_fail ? "fail" : "pass"},
           {"as_expected", j.expected},
-          {"kind", j.failed ? stress::to_string(j.kind) : ""},
+          {"kind", j.failed ? stress::failure_kind_name(j.kind) : ""},
           {"note", p.note},
           {"trace", j.r.trace},
           {"explanation", j.r.explanation}};

@@ -82,7 +82,7 @@ std::string run_report_text(const stress::CampaignReport& r, bool with_dumps) {
          " seeds/s)" + stop_text(r.budget_exhausted, r.stopped_by_signal) + "\n";
   out += parallelism_text(r);
   for (const auto& f : r.failures) {
-    out += "\nFAILED seed " + std::to_string(f.seed) + ": " + stress::to_string(f.verdict.kind) + ": " +
+    out += "\nFAILED seed " + std::to_string(f.seed) + ": " + stress::verdict_name(f.verdict.kind) + ": " +
            f.verdict.message + "\n";
     if (with_dumps && !f.verdict.dump.empty()) out += "state when it was detected:\n" + f.verdict.dump;
     out += "replay: " + f.replay + "\n";
@@ -100,7 +100,7 @@ std::string run_report_json(const stress::CampaignReport& r) {
   nlohmann::json failures = nlohmann::json::array();
   for (const auto& f : r.failures) {
     failures.push_back({{"seed", f.seed},
-                        {"verdict", stress::to_string(f.verdict.kind)},
+                        {"verdict", stress::verdict_name(f.verdict.kind)},
                         {"message", f.verdict.message},
                         {"dump", f.verdict.dump},
                         {"replay", f.replay},
@@ -147,7 +147,7 @@ std::string matrix_row_text(const std::string& engine, const stress::MatrixRow& 
     out += "not caught (" + row.outcome + "): " + std::to_string(row.runs) + " seeds in " + fmt("%.0f s", row.seconds);
   }
   if (!row.kind_as_expected) {
-    out += std::string("  <- NOT AS EXPECTED: a ") + stress::to_string(row.kind) + ", the catalog expects " +
+    out += std::string("  <- NOT AS EXPECTED: a ") + stress::failure_kind_name(row.kind) + ", the catalog expects " +
            stress::to_string_set(row.mutant.kinds) + "\n";
   } else {
     out += row.as_expected ? "\n" : "  <- NOT AS EXPECTED\n";
@@ -202,7 +202,7 @@ std::string matrix_text(const std::vector<stress::MatrixReport>& per_engine) {
       }
       if (row.kind_as_expected) continue;
       out += "not as expected: " + row.mutant.name + " on " + m.spec.engine + " failed as a " +
-             stress::to_string(row.kind) + " (" + row.outcome + "), the catalog expects " +
+             stress::failure_kind_name(row.kind) + " (" + row.outcome + "), the catalog expects " +
              stress::to_string_set(row.mutant.kinds) + "\n";
     }
   }
@@ -243,7 +243,7 @@ std::string matrix_json(const std::vector<stress::MatrixReport>& per_engine) {
         results[m.spec.engine] = {{"caught", r.caught},       {"outcome", r.outcome},   {"message", r.message},
                                   {"first_seed", r.first_seed}, {"runs", r.runs},         {"seconds", r.seconds},
                                   {"replay", r.replay},         {"as_expected", r.as_expected},
-                                  {"kind", r.caught ? stress::to_string(r.kind) : ""},
+                                  {"kind", r.caught ? stress::failure_kind_name(r.kind) : ""},
                                   {"kind_as_expected", r.kind_as_expected}};
       }
       rows.push_back({{"mutant", info.name},
@@ -301,7 +301,7 @@ std::string sim_report_header_text(const sim::SimCampaignReport& rep) {
   const auto& b = rep.spec.base;
   const auto& cfg = rep.spec.config;
   std::string text = "sim: scenario " + b.run.scenario + ", mutant " + b.run.mutant + ", strategy " +
-                     sim::to_string(cfg.strategy) + ", memory " + sim::to_string(cfg.memory) + ", seeds " +
+                     sim::strategy_name(cfg.strategy) + ", memory " + sim::memory_name(cfg.memory) + ", seeds " +
                      std::to_string(b.seeds.from) + ".." + std::to_string(b.seeds.to) +
                      (b.shard.count > 1 ? " shard " + std::to_string(b.shard.index) + "/" + std::to_string(b.shard.count)
                                         : "") +
@@ -332,7 +332,7 @@ std::string explanation_text(const std::vector<std::string>& lines) {
 std::string explanation_text(const stress::Verdict& v) { return explanation_text(v.explanation); }
 
 std::string sim_failure_text(const sim::SimFailure& f) {
-  std::string text = "\nFAILED seed " + std::to_string(f.seed) + ": " + stress::to_string(f.result.verdict.kind) +
+  std::string text = "\nFAILED seed " + std::to_string(f.seed) + ": " + stress::verdict_name(f.result.verdict.kind) +
                      ": " + f.result.verdict.message + "\n";
   text += explanation_text(f.result.verdict);
   if (!f.result.verdict.dump.empty()) text += "state when it was detected:\n" + f.result.verdict.dump;
@@ -356,7 +356,7 @@ std::string sim_report_json(const sim::SimCampaignReport& rep, const std::vector
     const auto& f = rep.failures[i];
     const std::string path = i < repro_paths.size() ? repro_paths[i] : "";
     failures.push_back({{"seed", f.seed},
-                        {"verdict", stress::to_string(f.result.verdict.kind)},
+                        {"verdict", stress::verdict_name(f.result.verdict.kind)},
                         {"message", f.result.verdict.message},
                         {"dump", f.result.verdict.dump},
                         {"explanation", f.result.verdict.explanation},
@@ -369,11 +369,11 @@ std::string sim_report_json(const sim::SimCampaignReport& rep, const std::vector
   nlohmann::json j = {
       {"schema", "wsstress.sim/1"},
       {"tool", "wsstress 0.1.0"},
-      {"engine", std::string("sim-") + sim::to_string(cfg.memory)},
+      {"engine", std::string("sim-") + sim::memory_name(cfg.memory)},
       {"scenario", b.run.scenario},
       {"mutant", b.run.mutant},
-      {"strategy", sim::to_string(cfg.strategy)},
-      {"memory", sim::to_string(cfg.memory)},
+      {"strategy", sim::strategy_name(cfg.strategy)},
+      {"memory", sim::memory_name(cfg.memory)},
       {"params",
        {{"threads", b.run.threads},
         {"pools", b.run.pools},

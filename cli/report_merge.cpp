@@ -65,7 +65,7 @@ void in_shard(const Shard& s, F&& f) {
 stress::VerdictKind verdict_kind(const std::string& word, const std::string& path) {
   for (auto k : {stress::VerdictKind::Pass, stress::VerdictKind::Bug, stress::VerdictKind::Crash,
                  stress::VerdictKind::Hang, stress::VerdictKind::Internal}) {
-    if (word == stress::to_string(k)) return k;
+    if (word == stress::verdict_name(k)) return k;
   }
   throw MergeError(path + ": unknown verdict " + shown(word) + " in a failure");
 }

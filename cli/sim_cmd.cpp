@@ -43,9 +43,9 @@ struct ReplayOptions {
 // The HTML report's header of a reproducer's run.
 HtmlRunHeader html_header(const sim::Repro& r, const std::string& repro_path) {
   return {"scenario " + r.spec.scenario + ", mutant " + r.spec.mutant + ", seed " + std::to_string(r.config.seed) +
-              ", " + sim::to_string(r.config.strategy) + "/" + sim::to_string(r.config.memory) + ", " +
+              ", " + sim::strategy_name(r.config.strategy) + "/" + sim::memory_name(r.config.memory) + ", " +
               std::to_string(r.spec.threads) + " threads x " + std::to_string(r.spec.pools) + " pools",
-          "wsstress replay " + repro_path + " --trace"};
+          stress::repro_replay_command(repro_path, true)};
 }
 
 // A run's trace, as asked: printed (--trace), as a Perfetto file (--trace-out)
@@ -208,7 +208,7 @@ std::string other_build(const sim::Repro& r) {
 // The replay's verdict and whether it is the recorded run again (its verdict
 // and, when recorded, its trace hash); what differed goes to stderr.
 bool print_replay_verdict(const sim::Repro& r, const sim::SimResult& res) {
-  std::fprintf(text_out(), "replay: %s%s%s\n", stress::to_string(res.verdict.kind), res.verdict.message.empty() ? "" : ": ",
+  std::fprintf(text_out(), "replay: %s%s%s\n", stress::verdict_name(res.verdict.kind), res.verdict.message.empty() ? "" : ": ",
                res.verdict.message.c_str());
   std::fputs(explanation_text(res.verdict).c_str(), text_out());
   if (!res.verdict.dump.empty()) std::fprintf(text_out(), "state when it was detected:\n%s", res.verdict.dump.c_str());
@@ -216,7 +216,7 @@ bool print_replay_verdict(const sim::Repro& r, const sim::SimResult& res) {
     std::fprintf(text_out(), "replay: trace hash %s, %s the recorded one\n", hash_text(res.trace_hash).c_str(),
                  res.trace_hash == r.trace_hash ? "same as" : "DIFFERENT from");
   }
-  const std::string replayed = stress::to_string(res.verdict.kind);
+  const std::string replayed = stress::verdict_name(res.verdict.kind);
   const bool same_verdict = r.verdict.empty() || r.verdict == replayed;
   const bool same_trace = r.trace_hash == 0 || r.trace_hash == res.trace_hash;
   if (!same_verdict || !same_trace) {
@@ -234,8 +234,8 @@ int replay_run(const ReplayOptions& o, const Result<sim::Repro>& r) {
   sim::SimConfig cfg = r->config;
   cfg.record_trace = o.trace || !o.trace_out.empty() || !o.html_path.empty();
   std::fprintf(text_out(), "replay: scenario %s, mutant %s, seed %llu, %s/%s, %zu decisions\n", r->spec.scenario.c_str(),
-              r->spec.mutant.c_str(), static_cast<unsigned long long>(r->config.seed), sim::to_string(r->config.strategy),
-              sim::to_string(r->config.memory), r->config.forced.size());
+              r->spec.mutant.c_str(), static_cast<unsigned long long>(r->config.seed), sim::strategy_name(r->config.strategy),
+              sim::memory_name(r->config.memory), r->config.forced.size());
   if (!r->shrunk_from.empty()) std::fprintf(text_out(), "replay: shrunk from %s\n", r->shrunk_from.c_str());
   std::fflush(text_out());  // said before a crash can end this process
   sim::SimResult res = sim::find_sim_runner(r->spec.mutant)(r->spec, cfg);

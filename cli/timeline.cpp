@@ -21,7 +21,7 @@ std::string fiber_name(const sim::SimResult& r, std::uint32_t id) {
 // An event's kind, with the gate it is about to pass named (sleep/README.md §2).
 std::string event_name(const sim::TracePoint& p) {
   const auto kind = static_cast<pool::EventKind>(p.detail);
-  std::string name = pool::to_string(kind);
+  std::string name = pool::event_kind_name(kind);
   if (kind == pool::EventKind::ThreadSleepGate) name += std::string(": ") + pool::gate_name(p.arg);
   return name;
 }
@@ -68,11 +68,11 @@ std::string trace_text(const sim::SimResult& r) {
                     short_file(p.file).c_str(), p.line, static_cast<unsigned long long>(p.detail));
     } else if (on_object(p.op)) {
       std::snprintf(line, sizeof line, "%8llu  %-14s %-7s %s  (%s%s:%u)\n", static_cast<unsigned long long>(p.step),
-                    fiber_name(r, p.fiber).c_str(), sim::to_string(p.op), object_name(names, p.detail).c_str(),
+                    fiber_name(r, p.fiber).c_str(), sim::op_name(p.op), object_name(names, p.detail).c_str(),
                     p.after_pool_line ? "in the standard library, after " : "", short_file(p.file).c_str(), p.line);
     } else {
       std::snprintf(line, sizeof line, "%8llu  %-14s %-7s %s:%u\n", static_cast<unsigned long long>(p.step),
-                    fiber_name(r, p.fiber).c_str(), sim::to_string(p.op), short_file(p.file).c_str(), p.line);
+                    fiber_name(r, p.fiber).c_str(), sim::op_name(p.op), short_file(p.file).c_str(), p.line);
     }
     out += line;
   }
@@ -124,10 +124,10 @@ Timeline build_timeline(const sim::SimResult& r) {
       continue;
     }
     if (auto lo = last_op.find(p.fiber); lo != last_op.end() && blocks(lo->second) && last_step[p.fiber] + 1 < p.step) {
-      t.blocked.push_back({p.fiber, last_step[p.fiber] + 1, p.step, sim::to_string(lo->second), false});
+      t.blocked.push_back({p.fiber, last_step[p.fiber] + 1, p.step, sim::op_name(lo->second), false});
     }
     t.runs.push_back({p.fiber, p.step,
-                      std::string(sim::to_string(p.op)) + (on_object(p.op) ? " " + object_name(names, p.detail) : "") +
+                      std::string(sim::op_name(p.op)) + (on_object(p.op) ? " " + object_name(names, p.detail) : "") +
                           " " + short_file(p.file) + ":" + std::to_string(p.line)});
     if (auto f = pending.find(p.fiber); f != pending.end()) {
       for (std::size_t w : f->second) {
@@ -140,7 +140,7 @@ Timeline build_timeline(const sim::SimResult& r) {
     last_op[p.fiber] = p.op;
   }
   for (const auto& [fiber, op] : last_op) {
-    if (blocks(op)) t.blocked.push_back({fiber, last_step[fiber] + 1, t.end + 1, sim::to_string(op), true});
+    if (blocks(op)) t.blocked.push_back({fiber, last_step[fiber] + 1, t.end + 1, sim::op_name(op), true});
   }
   return t;
 }

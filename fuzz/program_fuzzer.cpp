@@ -30,7 +30,7 @@ std::uint64_t fnv1a(const std::uint8_t* d, std::size_t n) {
 
 [[noreturn]] void report_and_abort(const wsstress::stress::CampaignReport& report, const std::string& program_text) {
   const auto& f = report.failures.back();
-  std::fprintf(stderr, "\n== wsstress program_fuzzer: %s: %s\n", wsstress::stress::to_string(f.verdict.kind),
+  std::fprintf(stderr, "\n== wsstress program_fuzzer: %s: %s\n", wsstress::stress::verdict_name(f.verdict.kind),
                f.verdict.message.c_str());
   std::fprintf(stderr, "== program (mutant %s):\n%s", g_options.mutant.c_str(), program_text.c_str());
   if (!f.verdict.dump.empty()) std::fprintf(stderr, "== state dump:\n%s\n", f.verdict.dump.c_str());

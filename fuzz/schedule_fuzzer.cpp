@@ -102,8 +102,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const sim::SimResult r = g_run(in.spec, in.config);
   if (r.verdict.kind == stress::VerdictKind::Pass) return 0;
   std::fprintf(stderr, "\n== wsstress schedule_fuzzer: %s: %s (scenario %s, mutant %s, %s, %llu steps)\n",
-               stress::to_string(r.verdict.kind), r.verdict.message.c_str(), in.spec.scenario.c_str(),
-               g_mutant.c_str(), sim::to_string(in.config.memory), static_cast<unsigned long long>(r.steps));
+               stress::verdict_name(r.verdict.kind), r.verdict.message.c_str(), in.spec.scenario.c_str(),
+               g_mutant.c_str(), sim::memory_name(in.config.memory), static_cast<unsigned long long>(r.steps));
   if (!r.verdict.dump.empty()) std::fprintf(stderr, "== state dump:\n%s\n", r.verdict.dump.c_str());
   std::fprintf(stderr, "== convert to a reproducer: %s\n",
                stress::fuzz_command({.target = "schedule", .convert = "<this input>", .mutant = g_mutant,

@@ -110,7 +110,7 @@ EngineResult from_campaign(const CampaignReport& report) {
   if (report.failures.empty()) return stress::nothing_caught(report.runs);
   const stress::SeedFailure& f = report.failures.front();
   // The campaign spells the replay (`wsstress run ... --seed N`), as `run` prints it.
-  return {true, to_string(f.verdict.kind), f.verdict.message, f.seed, report.runs, f.at_seconds, f.replay};
+  return {true, verdict_name(f.verdict.kind), f.verdict.message, f.seed, report.runs, f.at_seconds, f.replay};
 }
 
 class RealThreadsEngine final : public Engine {

@@ -80,7 +80,7 @@ EngineResult simulate(const MatrixSpec& spec, const MutantInfo& m, StrategyKind 
   const sim::SimCampaignReport report = sim::run_sim_campaign(c, nullptr);
   if (report.failures.empty()) return stress::nothing_caught(report.runs);
   const sim::SimFailure& f = report.failures.front();
-  return {true,   to_string(f.result.verdict.kind), f.result.verdict.message, f.seed, report.runs, f.at_seconds,
+  return {true,   verdict_name(f.result.verdict.kind), f.result.verdict.message, f.seed, report.runs, f.at_seconds,
           sim::sim_command_line(c, f.seed) + " --trace"};
 }
 

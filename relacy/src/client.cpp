@@ -23,7 +23,7 @@
 
 namespace wsstress::relacy {
 
-const char* to_string(Search s) {
+const char* search_name(Search s) {
   switch (s) {
     case Search::Random: return "random";
     case Search::Bound: return "bound";
@@ -39,7 +39,7 @@ std::optional<Search> parse_search(const std::string& text) {
   return std::nullopt;
 }
 
-const char* to_string(Outcome o) {
+const char* outcome_name(Outcome o) {
   switch (o) {
     case Outcome::Pass: return "pass";
     case Outcome::Fail: return "fail";

@@ -32,7 +32,7 @@ bool whole(const std::string& text, std::uint64_t& out) {
 }  // namespace
 
 std::vector<std::string> RunRequest::to_args() const {
-  return {"run", model, mutant, to_string(search.kind), std::to_string(search.context_bound),
+  return {"run", model, mutant, search_name(search.kind), std::to_string(search.context_bound),
           std::to_string(search.iterations)};
 }
 
@@ -91,7 +91,7 @@ std::string encode(const std::vector<ModelInfo>& models) {
                     {"config", m.config},
                     {"targets", targets},
                     {"ci",
-                     {{"search", to_string(m.ci.kind)},
+                     {{"search", search_name(m.ci.kind)},
                       {"bound", m.ci.context_bound},
                       {"executions", m.ci.iterations},
                       {"max_seconds", m.ci.max_seconds},

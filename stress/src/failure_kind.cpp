@@ -39,7 +39,7 @@ FailureKind classify_failure(std::string_view outcome, std::string_view message)
   return FailureKind::Crash;  // any other Relacy result (an unhandled exception, a leak)
 }
 
-const char* to_string(FailureKind k) noexcept {
+const char* failure_kind_name(FailureKind k) noexcept {
   for (const auto& [kind, name] : kNames) {
     if (kind == k) return name;
   }

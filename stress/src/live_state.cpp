@@ -8,7 +8,7 @@
 
 namespace wsstress::stress {
 
-const char* to_string(VerdictKind k) noexcept {
+const char* verdict_name(VerdictKind k) noexcept {
   switch (k) {
     case VerdictKind::Pass: return "pass";
     case VerdictKind::Bug: return "bug";
@@ -129,7 +129,7 @@ std::string dump_live_state() {
     if (s.is_tracked(w.registry)) continue;
     char line[256];
     std::snprintf(line, sizeof line, "  worker %u of pool %p: %s, idle rounds %u, last gate %u\n", w.index,
-                  w.registry, to_string(w.phase), w.rounds, w.gate);
+                  w.registry, phase_name(w.phase), w.rounds, w.gate);
     orphans += line;
   }
   if (!orphans.empty()) out += "workers of pools whose handle is gone:\n" + orphans;

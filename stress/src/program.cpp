@@ -6,7 +6,7 @@
 
 namespace wsstress::stress {
 
-const char* Program::to_string(Kind k) noexcept {
+const char* Program::kind_name(Kind k) noexcept {
   switch (k) {
     case Kind::Leaf: return "leaf";
     case Kind::Throw: return "throw";
@@ -103,7 +103,7 @@ std::string Program::render() const {
     std::ostringstream& o;
     void operator()(std::uint16_t id, int indent) {
       const Node& n = p.nodes[id];
-      o << std::string(static_cast<std::size_t>(indent) * 2, ' ') << "#" << id << " " << to_string(n.kind);
+      o << std::string(static_cast<std::size_t>(indent) * 2, ' ') << "#" << id << " " << kind_name(n.kind);
       if (n.kind == Kind::Leaf) {
         o << " " << n.value;
         static const char* work[] = {"", " (compute 10)", " (compute 100)", " (compute 1000)", " (sleep 50us)"};

@@ -6,7 +6,7 @@ namespace wsstress::stress {
 
 using pool::EventKind;
 
-const char* to_string(Phase p) noexcept {
+const char* phase_name(Phase p) noexcept {
   switch (p) {
     case Phase::Active: return "active";
     case Phase::Idle: return "idle";

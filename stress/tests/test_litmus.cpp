@@ -86,7 +86,7 @@ std::string outcomes(MemoryModel memory, unsigned bound = kBound) {
       config, 1'000'000, 0);
   const std::string set = lit::describe(reached, L<SimPlatform>::kReads);
   std::printf("sim litmus (%s): %llu executions, longest %zu decisions, %.3f s, outcomes {%s}\n",
-              sim::to_string(memory), static_cast<unsigned long long>(report.executions), longest,
+              sim::memory_name(memory), static_cast<unsigned long long>(report.executions), longest,
               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), set.c_str());
   EXPECT_TRUE(report.exhausted) << "DFS stopped after " << report.executions << " executions";
   EXPECT_FALSE(report.failure.has_value()) << report.failure->verdict.message;

@@ -77,7 +77,7 @@ TEST(Strategies, RandomAndPctPassTheCleanPool) {
       c.seed = seed;
       c.strategy = st;
       sim::SimResult r = run(small("mixed"), c);
-      ASSERT_EQ(r.verdict.kind, stress::VerdictKind::Pass) << sim::to_string(st) << " seed " << seed << ": "
+      ASSERT_EQ(r.verdict.kind, stress::VerdictKind::Pass) << sim::strategy_name(st) << " seed " << seed << ": "
                                                            << r.verdict.message;
     }
   }

@@ -156,7 +156,7 @@ struct Shrinker {
           // schedule, and what it showed (a replay checks both).
           cur.spec = s;
           cur.config.forced = r.schedule;
-          cur.verdict = stress::to_string(r.verdict.kind);
+          cur.verdict = stress::verdict_name(r.verdict.kind);
           cur.message = r.verdict.message;
           cur.trace_hash = r.trace_hash;
           progress = true;
@@ -231,7 +231,7 @@ ShrinkReport shrink(const Repro& failing) {
   cur.config = base;
   cur.config.forced = sh.cur_res.schedule;
   cur.config.strategy = StrategyKind::DFS;
-  cur.verdict = stress::to_string(sh.cur_res.verdict.kind);
+  cur.verdict = stress::verdict_name(sh.cur_res.verdict.kind);
   cur.message = sh.cur_res.verdict.message;
   cur.trace_hash = sh.cur_res.trace_hash;
   rep.preemptions_before = count_preemptions(run, failing);
@@ -239,7 +239,7 @@ ShrinkReport shrink(const Repro& failing) {
   // The header tells the truth: the schedule's own preemption count, and
   // where it came from (its strategy is DFS only for what follows it).
   cur.config.preemption_bound = static_cast<unsigned>(rep.preemptions_after);
-  cur.shrunk_from = "seed " + std::to_string(failing.config.seed) + ", strategy " + to_string(failing.config.strategy) +
+  cur.shrunk_from = "seed " + std::to_string(failing.config.seed) + ", strategy " + strategy_name(failing.config.strategy) +
                     ", " + std::to_string(failing.config.forced.size()) + " decisions, " +
                     std::to_string(rep.preemptions_before) + " preemptions; the schedule below has " +
                     std::to_string(rep.preemptions_after) +
@@ -290,7 +290,7 @@ SimFailure make_sim_failure(const stress::RunSpec& run, std::uint64_t seed, cons
   repro.spec = run;
   repro.config = resolve_strategy(cfg);  // the portfolio's member that ran
   repro.config.record_trace = false;
-  repro.verdict = stress::to_string(result.verdict.kind);
+  repro.verdict = stress::verdict_name(result.verdict.kind);
   repro.message = result.verdict.message;
   repro.trace_hash = result.trace_hash;
   return {seed, std::move(result), std::move(repro), at_seconds};

@@ -180,7 +180,7 @@ std::vector<std::string> abandoned_work(const std::vector<RecordedEvent>& ev, co
 void format_event(char* buf, std::size_t size, const Event& e, bool with_worker) noexcept {
   char who[32] = "";
   if (with_worker && e.worker != Event::kNoWorker) std::snprintf(who, sizeof who, " (worker %u)", e.worker);
-  const char* kind = pool::to_string(e.kind);
+  const char* kind = pool::event_kind_name(e.kind);
   const auto u = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
   switch (e.kind) {
     case EventKind::ThreadSleepGate: std::snprintf(buf, size, "%s%s: %s", kind, who, pool::gate_name(e.gate())); return;

@@ -19,7 +19,7 @@
 namespace wsstress::sim {
 
 enum class FiberState { Runnable, BlockedMutex, BlockedCond, BlockedJoin, Sleeping, Done };
-const char* to_string(FiberState s) noexcept;
+const char* fiber_state_name(FiberState s) noexcept;
 
 // One thread_local_slot value of a fiber (Scheduler::tls).
 struct TlsSlot {

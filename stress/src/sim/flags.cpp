@@ -30,11 +30,11 @@ void set_number(SimCampaignSpec& s, const std::string& text) {
   v = static_cast<std::remove_reference_t<decltype(v)>>(std::strtoull(text.c_str(), nullptr, 10));
 }
 
-std::string strategy_text(const SimCampaignSpec& s) { return to_string(s.config.strategy); }
+std::string strategy_text(const SimCampaignSpec& s) { return strategy_name(s.config.strategy); }
 void set_strategy(SimCampaignSpec& s, const std::string& text) {
   s.config.strategy = parse_strategy(text).value_or(s.config.strategy);
 }
-std::string memory_text(const SimCampaignSpec& s) { return to_string(s.config.memory); }
+std::string memory_text(const SimCampaignSpec& s) { return memory_name(s.config.memory); }
 void set_memory(SimCampaignSpec& s, const std::string& text) {
   s.config.memory = parse_memory(text).value_or(s.config.memory);
 }

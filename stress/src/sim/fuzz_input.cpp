@@ -116,7 +116,7 @@ Repro schedule_repro(const ScheduleInput& in, const SimResult& r) {
   rep.config = in.config;
   rep.config.fuzz_bytes.clear();
   rep.config.forced = r.schedule;
-  rep.verdict = stress::to_string(r.verdict.kind);
+  rep.verdict = stress::verdict_name(r.verdict.kind);
   rep.message = r.verdict.message;
   rep.trace_hash = r.trace_hash;
   return rep;
@@ -144,7 +144,7 @@ Repro program_repro(const std::uint8_t* data, std::size_t size, const std::strin
       if (!failed && !rep.config.forced.empty()) continue;
       rep.config = resolve_strategy(cfg);  // the portfolio's member that ran
       rep.config.forced = r.schedule;
-      rep.verdict = stress::to_string(r.verdict.kind);
+      rep.verdict = stress::verdict_name(r.verdict.kind);
       rep.message = r.verdict.message;
       rep.trace_hash = r.trace_hash;
       if (failed) {

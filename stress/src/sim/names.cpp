@@ -10,7 +10,7 @@
 
 namespace wsstress::sim {
 
-const char* to_string(MemoryModel m) noexcept {
+const char* memory_name(MemoryModel m) noexcept {
   switch (m) {
     case MemoryModel::SC: return "sc";
     case MemoryModel::TSO: return "tso";
@@ -21,13 +21,13 @@ const char* to_string(MemoryModel m) noexcept {
 
 std::vector<std::string> memory_names() {
   std::vector<std::string> out;
-  for (MemoryModel m : kMemoryModels) out.emplace_back(to_string(m));
+  for (MemoryModel m : kMemoryModels) out.emplace_back(memory_name(m));
   return out;
 }
 
 std::optional<MemoryModel> parse_memory(std::string_view word) noexcept {
   for (MemoryModel m : kMemoryModels) {
-    if (word == to_string(m)) return m;
+    if (word == memory_name(m)) return m;
   }
   return std::nullopt;
 }
@@ -66,7 +66,7 @@ const StrategyEntry* find_strategy(StrategyKind s) noexcept {
   return nullptr;
 }
 
-const char* to_string(StrategyKind s) noexcept { return s.name(); }
+const char* strategy_name(StrategyKind s) noexcept { return s.name(); }
 
 std::optional<StrategyKind> parse_strategy(std::string_view word) noexcept {
   for (const StrategyEntry* e : registry()) {

@@ -185,8 +185,8 @@ std::string write_repro(const Repro& r) {
   o << "pools " << r.spec.pools << "\n";
   o << "iterations " << r.spec.iterations << "\n";
   o << "seed " << r.config.seed << "\n";
-  o << "strategy " << to_string(r.config.strategy) << "\n";
-  o << "memory " << to_string(r.config.memory) << "\n";
+  o << "strategy " << strategy_name(r.config.strategy) << "\n";
+  o << "memory " << memory_name(r.config.memory) << "\n";
   o << "pct-depth " << r.config.pct_depth << "\n";
   o << "preemption-bound " << r.config.preemption_bound << "\n";
   o << "step-budget " << r.config.step_budget << "\n";

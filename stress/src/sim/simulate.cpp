@@ -9,7 +9,7 @@
 
 namespace wsstress::sim {
 
-const char* to_string(Op op) noexcept {
+const char* op_name(Op op) noexcept {
   switch (op) {
     case Op::Load: return "load";
     case Op::Store: return "store";
@@ -78,7 +78,7 @@ void use_after_free(Op op, const void* addr, SrcLoc loc) {
     sched().use_after_free(op, addr, loc);
     return;
   }
-  std::fprintf(stderr, "wsstress sim: use after free: %s on a destroyed pool object at %s:%u\n", to_string(op),
+  std::fprintf(stderr, "wsstress sim: use after free: %s on a destroyed pool object at %s:%u\n", op_name(op),
                loc.file, loc.line);
   std::abort();
 }

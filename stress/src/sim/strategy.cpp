@@ -121,7 +121,7 @@ std::unique_ptr<Strategy> make_strategy(const SimConfig& config, SplitMix64& rng
   const StrategyEntry* e = find_strategy(config.strategy);
   if (e == nullptr || e->make == nullptr) {  // parse_strategy gives registered names; resolve_strategy ran
     std::fprintf(stderr, "wsstress: internal error: strategy '%s' cannot run (not registered, or not resolved)\n",
-                 to_string(config.strategy));
+                 strategy_name(config.strategy));
     std::abort();
   }
   std::unique_ptr<Strategy> s = e->make(config, rng);

@@ -11,7 +11,7 @@ namespace wsstress::sim {
 using stress::Verdict;
 using stress::VerdictKind;
 
-const char* to_string(FiberState s) noexcept {
+const char* fiber_state_name(FiberState s) noexcept {
   switch (s) {
     case FiberState::Runnable: return "runnable";
     case FiberState::BlockedMutex: return "blocked on a mutex";
@@ -54,7 +54,7 @@ void Scheduler::use_after_free(Op op, const void* addr, SrcLoc loc) {
   char line[640];
   Fiber* f = current_;
   const int n = std::snprintf(line, sizeof line, "use after free: %s on a destroyed pool object at %s:%u",
-                              to_string(op), loc.file, loc.line);
+                              op_name(op), loc.file, loc.line);
   if (f != nullptr && n > 0 && static_cast<std::size_t>(n) < sizeof line) {
     std::snprintf(line + n, sizeof line - n, " (%s, whose last pool operation was at %s:%u)", f->name.c_str(),
                   f->pool_loc.file, f->pool_loc.line);
@@ -136,7 +136,7 @@ std::vector<std::string> Scheduler::explain() const {
   ctx.where = [this](std::uint32_t id) {
     const Fiber& f = *fibers_[id];
     const SrcLoc at = f.pool_loc.line != 0 ? f.pool_loc : f.loc;
-    return std::string(to_string(f.state)) + " at " + at.file + ":" + std::to_string(at.line);
+    return std::string(fiber_state_name(f.state)) + " at " + at.file + ":" + std::to_string(at.line);
   };
   ctx.window_complete = n_events_ <= kEventRing;
   return explain_stall(events_in_order(), ctx);
@@ -153,8 +153,8 @@ std::string Scheduler::state_dump() {
   char line[512];
   for (auto& f : fibers_) {
     if (f->state == FiberState::Done) continue;
-    std::snprintf(line, sizeof line, "  %s: %s at %s:%u (%s)\n", f->name.c_str(), to_string(f->state), f->loc.file,
-                  f->loc.line, to_string(f->last_op));
+    std::snprintf(line, sizeof line, "  %s: %s at %s:%u (%s)\n", f->name.c_str(), fiber_state_name(f->state), f->loc.file,
+                  f->loc.line, op_name(f->last_op));
     out += line;
   }
   const stress::PoolDump pools = stress::LiveState::get().dump_pools();

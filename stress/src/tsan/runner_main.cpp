@@ -44,7 +44,7 @@ void print_failure(const SeedFailure& f) {
   for (char& c : line) {
     if (c == '\n' || c == '\t') c = ' ';
   }
-  std::printf("fail %llu %s %.3f\t%s\n", static_cast<unsigned long long>(f.seed), to_string(f.verdict.kind),
+  std::printf("fail %llu %s %.3f\t%s\n", static_cast<unsigned long long>(f.seed), verdict_name(f.verdict.kind),
               f.at_seconds, line.c_str());
   if (!f.verdict.dump.empty()) std::fprintf(stderr, "%s\n", f.verdict.dump.c_str());
   std::fflush(stdout);

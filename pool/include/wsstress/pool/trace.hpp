@@ -47,7 +47,7 @@ enum class EventKind : std::uint8_t {
 // Which queue a StealRetry came from.
 enum class StealRetryFrom : std::uint8_t { Injector, Deque, BroadcastQueue, JobFifo };
 
-const char* to_string(EventKind kind) noexcept;
+const char* event_kind_name(EventKind kind) noexcept;
 
 // What gate `gate` (1..5) of Sleep::sleep() checks (sleep/README.md §2), for
 // traces and explanations: "gate 4 (the JEC is unchanged since the announce;
@@ -90,7 +90,7 @@ inline void trace(const MakeEvent& make_event, SrcLoc loc = SrcLoc::here()) noex
   }
 }
 
-inline const char* to_string(EventKind kind) noexcept {
+inline const char* event_kind_name(EventKind kind) noexcept {
   switch (kind) {
     case EventKind::ThreadStart: return "ThreadStart";
     case EventKind::ThreadTerminate: return "ThreadTerminate";

@@ -23,7 +23,7 @@
 namespace wsstress::relacy {
 
 enum class Search { Random, Bound, Full };
-const char* to_string(Search s);
+const char* search_name(Search s);
 std::optional<Search> parse_search(const std::string& text);
 
 struct SearchSpec {
@@ -61,7 +61,7 @@ std::string runner_error();
 std::string runner_path();
 
 enum class Outcome { Pass, Fail, Timeout, MemoryLimit, Error };
-const char* to_string(Outcome o);
+const char* outcome_name(Outcome o);
 
 struct ModelResult {
   std::string model, mutant;

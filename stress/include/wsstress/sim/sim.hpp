@@ -60,7 +60,7 @@ using pool::Event;
 using pool::SrcLoc;
 
 enum class MemoryModel { SC, TSO, CPP };
-const char* to_string(MemoryModel m) noexcept;  // "sc", "tso", "cpp"
+const char* memory_name(MemoryModel m) noexcept;  // "sc", "tso", "cpp"
 std::optional<MemoryModel> parse_memory(std::string_view word) noexcept;
 std::vector<std::string> memory_names();  // every model's word, for the CLI and its completions
 inline constexpr MemoryModel kMemoryModels[] = {MemoryModel::SC, MemoryModel::TSO, MemoryModel::CPP};
@@ -72,7 +72,7 @@ enum class Op : std::uint8_t {
   Stale,  // trace only (cpp memory): the fiber's load read the store `detail` places back in mo
   Preempt // trace only: the strategy switched from this runnable fiber to fiber `detail`
 };
-const char* to_string(Op op) noexcept;
+const char* op_name(Op op) noexcept;
 
 struct SimConfig {
   std::uint64_t seed = 0;

@@ -27,7 +27,7 @@ class Strategy;  // stress/src/sim/strategy.hpp
 // fuzzer); a strategy nothing else names needs none.
 class StrategyKind {
  public:
-  // A name from static storage (a literal): to_string() hands it out as is.
+  // A name from static storage (a literal): strategy_name() hands it out as is.
   constexpr explicit StrategyKind(const char* name) noexcept : name_(name) {}
   constexpr const char* name() const noexcept { return name_; }
   constexpr bool operator==(const StrategyKind& o) const noexcept { return std::string_view(name_) == o.name_; }
@@ -60,7 +60,7 @@ struct StrategyEntry {
   SimConfig (*resolve)(const SimConfig& config) = nullptr;
 };
 
-const char* to_string(StrategyKind s) noexcept;  // its name
+const char* strategy_name(StrategyKind s) noexcept;  // its name
 // The registered strategy of that name; nullopt for another word.
 std::optional<StrategyKind> parse_strategy(std::string_view word) noexcept;
 // Adds `e`; called before main by WSSTRESS_REGISTER_STRATEGY. Two strategies

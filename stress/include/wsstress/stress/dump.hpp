@@ -88,7 +88,7 @@ PoolDump dump_registry(pool::Registry<P, M>& r) {
     std::snprintf(line, sizeof line,
                   "    worker %zu: %s, idle rounds %u, last gate %u, waits on latch %s, blocked on condvar: %s,"
                   " deque %zu, broadcast queue %zu\n",
-                  i, found ? to_string(phase) : "not started or exited", rounds, gate, latch_text.c_str(),
+                  i, found ? phase_name(phase) : "not started or exited", rounds, gate, latch_text.c_str(),
                   !blocked ? "(lock held)" : *blocked ? "yes" : "no", r.deque(i).len_relaxed(),
                   r.broadcast_queue(i).len_relaxed());
     out += line;

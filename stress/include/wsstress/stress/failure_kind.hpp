@@ -33,7 +33,7 @@ constexpr bool contains(FailureKinds set, FailureKind k) { return (set & static_
 FailureKind classify_failure(std::string_view outcome, std::string_view message);
 
 // "hang", "data_race", "use_after_free", "assertion", "wrong_result", "crash"
-const char* to_string(FailureKind k) noexcept;
+const char* failure_kind_name(FailureKind k) noexcept;
 std::string to_string_set(FailureKinds set);  // "hang|crash"
 // Parses one name or a '|'-separated set; 0 when a name is unknown.
 FailureKinds parse_failure_kinds(std::string_view text);

@@ -100,7 +100,7 @@ struct Program {
 
   // One line per node, indented: the program as a reader sees it.
   std::string render() const;
-  static const char* to_string(Kind k) noexcept;
+  static const char* kind_name(Kind k) noexcept;
 
  private:
   template <class Src>

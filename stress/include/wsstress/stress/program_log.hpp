@@ -74,7 +74,7 @@ inline std::string install(std::uint64_t node, std::size_t pool, std::size_t thr
 inline std::string broadcast_index(std::uint64_t node, std::size_t index, std::size_t threads) {
   return "broadcast " + id(node) + ": index " + std::to_string(index) + " of " + std::to_string(threads);
 }
-// `kind`: Program::to_string of the scope's kind.
+// `kind`: Program::kind_name of the scope's kind.
 inline std::string scope_returned(const char* kind, std::uint64_t node, bool after_jobs) {
   return std::string(kind) + " " + id(node) + (after_jobs ? ": returned after its jobs" : ": returned before a job finished");
 }

@@ -39,7 +39,7 @@ struct RunSpec {
 // Crash: the process running the pool under test died of a signal (the
 // simulator's crash guard sees it from the parent process).
 enum class VerdictKind { Pass, Bug, Crash, Hang, Internal };
-const char* to_string(VerdictKind k) noexcept;
+const char* verdict_name(VerdictKind k) noexcept;
 
 struct Verdict {
   VerdictKind kind = VerdictKind::Pass;

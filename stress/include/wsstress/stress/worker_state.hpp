@@ -16,7 +16,7 @@
 namespace wsstress::stress {
 
 enum class Phase : std::uint8_t { Active, Idle, Sleepy, Sleeping, Exited };
-const char* to_string(Phase p) noexcept;
+const char* phase_name(Phase p) noexcept;
 
 // What one worker thread last reported about itself. Written only by that
 // thread (relaxed atomics), read by the watchdog.

@@ -152,7 +152,7 @@ struct ProgramScenarios {
   // for spawn_fifo: nobody can steal).
   static std::uint64_t logged_scope(ProgramRun& r, std::uint16_t id, std::size_t pool) {
     const Program::Node& n = r.prog.nodes[id];
-    const char* kind = Program::to_string(n.kind);
+    const char* kind = Program::kind_name(n.kind);
     const bool one_thread = r.prog.pool_threads[pool] == 1;
     std::mutex m;
     std::string order;
@@ -261,10 +261,10 @@ struct ProgramScenarios {
       const std::uint64_t got = r.runs[i].load();
       const auto kind = prog.nodes[i].kind;
       if (r.log && (kind == Program::Kind::Leaf || kind == Program::Kind::Throw)) {
-        r.log->set(fact::ran(i, Program::to_string(kind)), got);
+        r.log->set(fact::ran(i, Program::kind_name(kind)), got);
       }
       c.check(got == e.runs[i], [&] {
-        return "program: node #" + std::to_string(i) + " (" + Program::to_string(prog.nodes[i].kind) + ") ran " +
+        return "program: node #" + std::to_string(i) + " (" + Program::kind_name(prog.nodes[i].kind) + ") ran " +
                std::to_string(got) + " times, sequential " + std::to_string(e.runs[i]);
       });
     }
