@@ -268,4 +268,24 @@ TEST(Explains, ASetThatWasUndoneIsNamed) {
   EXPECT_EQ(seen.find("undone"), std::string::npos) << seen;
 }
 
+// Work abandoned in broadcast queues (the blind study's held-out bug B,
+// hand-written: spawn_broadcast taking one terminate count instead of one
+// per worker): both workers of a pool exit while worker 1's broadcast job is
+// still queued, and nobody sleeps; the verdict names the abandoned job (§6).
+TEST(Explains, WorkLeftInABroadcastQueueIsAbandonedWork) {
+  std::vector<sim::RecordedEvent> events = {
+      ev(1, 1, EventKind::ThreadStart, 0, 0x500), ev(2, 2, EventKind::ThreadStart, 1, 0x510),
+      ev(3, 0, EventKind::JobBroadcast, Event::kNoWorker, 2), ev(4, 1, EventKind::BroadcastJobTaken, 0),
+      ev(5, 1, EventKind::ThreadTerminate, 0),    ev(6, 2, EventKind::ThreadTerminate, 1)};
+  sim::StallContext ctx = all_blocked();
+  ctx.blocked = [](std::uint32_t) { return false; };
+  const std::string why = joined(sim::explain_stall(events, ctx));
+  EXPECT_NE(why.find("every worker of a pool has exited (the last at step 6) with 1 job(s) still queued in it"),
+            std::string::npos)
+      << why;
+  EXPECT_NE(why.find("spawn_broadcast one for each worker's job"), std::string::npos) << why;
+  events.insert(events.begin() + 4, ev(4, 2, EventKind::BroadcastJobTaken, 1));
+  EXPECT_TRUE(sim::explain_stall(events, ctx).empty()) << joined(sim::explain_stall(events, ctx));
+}
+
 }  // namespace

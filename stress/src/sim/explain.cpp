@@ -163,14 +163,17 @@ std::vector<std::string> abandoned_work(const std::vector<RecordedEvent>& ev, co
     if (!exit.first) continue;
     long long left = queued(ev, ev.size(), registry, Queue::Injector, 0);
     for (const Sleeper& s : workers) {
-      if (s.registry == registry) left += queued(ev, ev.size(), registry, Queue::Deque, s.worker);
+      if (s.registry != registry) continue;
+      left += queued(ev, ev.size(), registry, Queue::Deque, s.worker);
+      left += queued(ev, ev.size(), registry, Queue::Broadcast, s.worker);
     }
     if (left == 0) continue;
     out.push_back("every worker of a pool has exited (the last at " +
                   step_of(ev, exit.second) + ") with " + std::to_string(left) +
                   " job(s) still queued in it: nobody is left to run them");
-    out.push_back("rule broken: sleep/README.md §6: spawn takes a terminate count for its job, so the pool outlives "
-                  "its queued work (its workers exit only when the count reaches zero)");
+    out.push_back("rule broken: sleep/README.md §6: spawn takes a terminate count for its job and spawn_broadcast one "
+                  "for each worker's job, so the pool outlives its queued work (its workers exit only when the count "
+                  "reaches zero)");
   }
   return out;
 }
