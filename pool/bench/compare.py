@@ -164,7 +164,7 @@ def main():
             row["ratio"] = interval[0] if interval else None
             row["ratio_ci95"] = [interval[1], interval[2]] if interval else None
             row["verdict"] = stats.verdict(interval)
-            if ours_m is not None or ray_m is not None:
+            if "wsstress" in row or "rayon-core" in row:
                 rows.append(row)
 
     cpu = stats.cpu_model()
