@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <string>
+#include <string_view>
 
 #include "workloads.hpp"
 #include "wsstress/pool.hpp"
@@ -120,17 +122,49 @@ void idle_cpu(benchmark::State& state) {
   });
 }
 
-#define THREADS Arg(1)->Arg(2)->UseRealTime()
-BENCHMARK(fib_join<25>)->Name("fib25")->THREADS;
-BENCHMARK(fib_join<30>)->Name("fib30")->THREADS;
-BENCHMARK(empty_join)->THREADS;
-BENCHMARK(cold_install)->THREADS;
-BENCHMARK(cross_install)->THREADS;
-BENCHMARK(broadcast)->THREADS;
-BENCHMARK(scope_100k)->THREADS;
-BENCHMARK(wake_latency)->Arg(1)->Arg(2)->UseManualTime()->Iterations(1);
-BENCHMARK(idle_cpu)->Arg(1)->Arg(2)->UseManualTime()->Iterations(1);
+// Every workload at 1 and 2 threads. With `iterations` > 0 each runs exactly
+// that many iterations (no estimation runs), so `counts` can difference two
+// runs into per-operation event counts; 0 lets Google Benchmark decide.
+void register_all(benchmark::IterationCount iterations) {
+  const auto add = [&](const char* name, void (*fn)(benchmark::State&)) {
+    auto* b = benchmark::RegisterBenchmark(name, fn)->Arg(1)->Arg(2)->UseRealTime();
+    if (iterations > 0) b->Iterations(iterations);
+  };
+  add("fib25", fib_join<25>);
+  add("fib30", fib_join<30>);
+  add("empty_join", empty_join);
+  add("cold_install", cold_install);
+  add("cross_install", cross_install);
+  add("broadcast", broadcast);
+  add("scope_100k", scope_100k);
+  // Sample-based: one iteration holds the samples (workloads.hpp).
+  benchmark::RegisterBenchmark("wake_latency", wake_latency)->Arg(1)->Arg(2)->UseManualTime()->Iterations(1);
+  benchmark::RegisterBenchmark("idle_cpu", idle_cpu)->Arg(1)->Arg(2)->UseManualTime()->Iterations(1);
+}
+
+// `--iterations=N` (ours, taken out before Google Benchmark reads the rest).
+benchmark::IterationCount take_iterations(int& argc, char** argv) {
+  benchmark::IterationCount n = 0;
+  int out = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg.starts_with("--iterations=")) {
+      n = std::stoll(std::string(arg.substr(13)));
+    } else {
+      argv[out++] = argv[i];
+    }
+  }
+  argc = out;
+  return n;
+}
 
 }  // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  register_all(take_iterations(argc, argv));
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

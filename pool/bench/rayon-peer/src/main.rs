@@ -2,6 +2,8 @@
 //! pool/bench/pool_bench.cpp, and results are printed in Google Benchmark's JSON
 //! shape ({"benchmarks":[{"name", "real_time", "time_unit"}]}) so that one
 //! script reads both. Usage: rayon-peer [--min-time SECONDS] [--filter A|B|...]
+//! [--iterations N] (exactly N iterations after one warm-up, as pool_bench's
+//! --iterations=N: `counts` differences two runs into per-operation counts).
 
 use rayon_core::{join, scope, ThreadPool, ThreadPoolBuilder};
 use std::hint::black_box;
@@ -21,9 +23,16 @@ fn pool(threads: usize) -> ThreadPool {
 }
 
 /// Runs `iter(n)` (which performs n iterations and returns the time they took)
-/// with n doubling until one run lasts `min_time`, like Google Benchmark.
+/// with n doubling until one run lasts `min_time`, like Google Benchmark; or
+/// exactly ITERATIONS times when --iterations is given.
+static ITERATIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 fn measure(min_time: f64, mut iter: impl FnMut(u64) -> Duration) -> f64 {
     iter(1); // warm-up
+    let fixed = ITERATIONS.load(std::sync::atomic::Ordering::Relaxed);
+    if fixed > 0 {
+        return iter(fixed).as_secs_f64() * 1e9 / fixed as f64;
+    }
     let mut n: u64 = 1;
     loop {
         let t = iter(n).as_secs_f64();
@@ -61,6 +70,14 @@ fn main() {
                     eprintln!("rayon-peer: --min-time needs a number of seconds");
                     std::process::exit(2)
                 });
+                i += 2;
+            }
+            "--iterations" => {
+                let n: u64 = args.get(i + 1).and_then(|s| s.parse().ok()).unwrap_or_else(|| {
+                    eprintln!("rayon-peer: --iterations needs a count");
+                    std::process::exit(2)
+                });
+                ITERATIONS.store(n, std::sync::atomic::Ordering::Relaxed);
                 i += 2;
             }
             "--filter" => {
