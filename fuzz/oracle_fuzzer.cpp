@@ -13,6 +13,8 @@
 // test hook, --test-fault NAME: a wrong port (stress::wrong_port_test_faults())
 // or a wrong or hanging rayon-core (stress::rayon_test_faults()) that the
 // comparison must catch.
+#include <unistd.h>
+
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -80,6 +82,12 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
   }
   fuzz::target_options(argc, argv, "oracle_fuzzer", stress::kOracleFuzzer, g_options);
   g_rayon = std::make_unique<stress::RayonChild>(stress::rayon_runner(), stress::rayon_hook(fault));
+  // A missing runner stops the target here, with one line and exit 3, before
+  // libFuzzer watches for exits (an exit during an input is a crash to it).
+  if (access(g_rayon->runner().c_str(), X_OK) != 0) {
+    std::fprintf(stderr, "oracle_fuzzer: %s\n", g_rayon->run("", 1).detail.c_str());
+    std::exit(3);
+  }
   return 0;
 }
 
