@@ -63,15 +63,19 @@ void print_converted(const FuzzOptions& o, const ConvertedFile& c, const std::st
     std::fprintf(text_out(), "  simulator:   %s: %s\n", c.verdict.c_str(), c.message.c_str());
     std::fprintf(text_out(), "  reproducer:  %s (exact: every scheduling decision recorded)\n", c.repro_path.c_str());
     std::fprintf(text_out(), "  replay:      %s\n", stress::repro_replay_command(c.repro_path, true).c_str());
-  } else if (o.target == "program") {
+  } else if (takes_programs(o.target)) {
     std::fprintf(text_out(), "  simulator:   no failing interleaving found for this program (100 seeds x SC/TSO, the portfolio's strategies)\n");
     std::fprintf(text_out(), "  reproducer:  %s (the program; replays the simulator's seed 0)\n", c.repro_path.c_str());
   } else {
     std::fprintf(text_out(), "  simulator:   this input's run passes (%s)\n", c.message.empty() ? "no failure" : c.message.c_str());
     std::fprintf(text_out(), "  reproducer:  %s (its schedule, recorded)\n", c.repro_path.c_str());
   }
-  if (o.target == "program") {
+  if (takes_programs(o.target)) {
     std::fprintf(text_out(), "  real threads: %s\n", stress::program_run_command(crash, o.mutant).c_str());
+  }
+  if (o.target == "oracle") {
+    std::fprintf(text_out(), "  both:         %s (the port and rayon-core 1.10.1)\n",
+                 stress::oracle_command(crash, o.mutant).c_str());
   }
 }
 
@@ -197,8 +201,9 @@ int fuzz_command(const FuzzOptions& o) {
 
 void add_fuzz_options(CLI::App* cmd, FuzzOptions& o) {
   one_of(cmd->add_option("--target", o.target,
-                         "program (nested programs on real threads) or schedule (the simulator's decisions)"),
-         {"program", "schedule"})
+                         "program (nested programs on real threads), oracle (the same programs on the port and on "
+                         "rayon-core 1.10.1, compared) or schedule (the simulator's decisions)"),
+         {"program", "oracle", "schedule"})
       ->capture_default_str();
   add_max_seconds(cmd, o.time_s, "seconds to fuzz", 1.0, 604800.0);
   add_table_option(cmd, "--hang-timeout", stress::kFuzzCommand, o.hang_timeout_s);
@@ -228,6 +233,7 @@ void add_fuzz_options(CLI::App* cmd, FuzzOptions& o) {
       "  wsstress fuzz --target schedule --mutant no_sleep_fence --max-seconds 60\n"
       "  wsstress fuzz --target schedule --scenario inject --mutant no_gate5 --max-seconds 60\n"
       "  wsstress fuzz --target program --fuzzer-seed 1 --runs 10000\n"
+      "  wsstress fuzz --target oracle --fuzzer-seed 1 --runs 10000   # differential: port vs rayon-core\n"
       "  wsstress fuzz --convert crash-1234 --repro f.repro   # then: wsstress replay f.repro");
 }
 

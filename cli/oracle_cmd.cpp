@@ -3,6 +3,8 @@
 // Here: the options, which programs (a file, a corpus folder, a seed range),
 // and the report - each finding with the program, both logs and a replay
 // line, then the counts, the cost per program on each side and the verdict.
+// rayon-core's runner is one child kept alive across the programs
+// (RayonChild), or with --child-per-program one started for each.
 #include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
@@ -21,6 +23,7 @@
 #include "exit_codes.hpp"
 #include "wsstress/shown.hpp"
 #include "wsstress/stress/oracle.hpp"
+#include "wsstress/stress/run_flags.hpp"
 
 namespace wsstress::cli {
 
@@ -32,8 +35,8 @@ struct OracleOptions {
   double hang_timeout_s = 10;
   std::string mutant = "none";
   std::string out_dir = ".";
-  bool keep_going = false, quiet = false;
-  std::string test_fault;  // hidden: rayon-hang, rayon-fifo-as-lifo, port-hang, port-wrong-log
+  bool keep_going = false, quiet = false, child_per_program = false;
+  std::string test_fault;  // hidden: stress::rayon_test_faults(), wrong_port_test_faults(), port-hang, port-wrong-log
 };
 
 // One program to compare: its bytes and where they came from.
@@ -72,8 +75,8 @@ std::string finding_text(const OracleOptions& o, const Input& in, const std::str
   stress::ByteSource src(reinterpret_cast<const std::uint8_t*>(in.bytes.data()), in.bytes.size());
   return "finding: " + what + "\n  program file: " + file +
          (in.from_seed ? " (seed " + std::to_string(in.seed) + ")" : "") + "\n  program:\n" +
-         indent(stress::Program::decode(src).render(), "  ") + body + "  replay: wsstress oracle --input " + file +
-         (o.mutant == "none" ? "" : " --mutant " + o.mutant) + "\n";
+         indent(stress::Program::decode(src).render(), "  ") + body + "  replay: " + stress::oracle_command(file, o.mutant) +
+         "\n";
 }
 
 void print_finding(const OracleOptions& o, const Input& in, const std::string& what, const std::string& body) {
@@ -135,10 +138,11 @@ std::string logs_body(const stress::ProgramLog::Facts& port, const stress::Progr
 }
 
 // Compares one program; returns false to stop (a finding without --keep-going).
-bool compare_one(const OracleOptions& o, const std::string& runner, const Input& in, Tally& t) {
+bool compare_one(const OracleOptions& o, stress::RayonChild& child, const Input& in, Tally& t) {
   ++t.programs;
-  const std::string hook = o.test_fault == "rayon-hang" ? "--hang" : o.test_fault == "rayon-fifo-as-lifo" ? "--fifo-as-lifo" : "";
-  const stress::SideRun rayon = stress::run_rayon(runner, in.bytes, o.hang_timeout_s, hook);
+  const std::string hook = stress::rayon_hook(o.test_fault);
+  const stress::SideRun rayon = o.child_per_program ? stress::run_rayon(child.runner(), in.bytes, o.hang_timeout_s, hook)
+                                                    : child.run(in.bytes, o.hang_timeout_s);
   if (rayon.status == stress::SideStatus::Unavailable) {
     std::fprintf(stderr, "wsstress: error: %s\n", rayon.detail.c_str());
     std::exit(kInternal);
@@ -160,7 +164,8 @@ bool compare_one(const OracleOptions& o, const std::string& runner, const Input&
     std::_Exit(kHang);  // the port's threads are stuck
   };
   arm_crash_finding(o, in, rayon);
-  stress::PortRun port = stress::run_port(in.bytes, o.hang_timeout_s, on_hang, o.test_fault == "port-hang", o.mutant);
+  stress::PortRun port = stress::run_port(in.bytes, o.hang_timeout_s, on_hang, o.test_fault == "port-hang", o.mutant,
+                                          stress::wrong_port(o.test_fault));
   t.port_s += port.run.seconds;
   if (o.test_fault == "port-wrong-log") {
     // The checker checked: a leaf that ran once more than it did.
@@ -209,16 +214,17 @@ struct Plan {
 
 int run_oracle(const OracleOptions& o, const Plan& plan) {
   const std::string runner = stress::rayon_runner();
+  stress::RayonChild child(runner, stress::rayon_hook(o.test_fault));
   Tally t;
   bool go = true;
   for (std::size_t i = 0; i < plan.files.size() && go; ++i) {
     Input in = plan.files[i];
-    go = compare_one(o, runner, in, t);
+    go = compare_one(o, child, in, t);
   }
   for (std::uint64_t s = plan.range.from; plan.seeds && go; ++s) {
     if ((s - plan.range.from) % plan.shard.count == plan.shard.index) {
       Input in{stress::seed_program_bytes(s), "", s, true};
-      go = compare_one(o, runner, in, t);
+      go = compare_one(o, child, in, t);
     }
     if (s == plan.range.to) break;
   }
@@ -227,10 +233,11 @@ int run_oracle(const OracleOptions& o, const Plan& plan) {
                 static_cast<unsigned long long>(t.programs), static_cast<unsigned long long>(t.agree),
                 static_cast<unsigned long long>(t.differ), static_cast<unsigned long long>(t.hangs), runner.c_str());
     auto rate = [&](double s) { return s > 0 ? static_cast<double>(t.programs) / s : 0.0; };
-    std::printf("cost per program: port %.2f ms (%.0f/s, in this process), rayon-core %.2f ms (%.0f/s, a child "
-                "process each)\n",
+    std::printf("cost per program: port %.2f ms (%.0f/s, in this process), rayon-core %.2f ms (%.0f/s, %s)\n",
                 t.programs ? 1e3 * t.port_s / static_cast<double>(t.programs) : 0.0, rate(t.port_s),
-                t.programs ? 1e3 * t.rayon_s / static_cast<double>(t.programs) : 0.0, rate(t.rayon_s));
+                t.programs ? 1e3 * t.rayon_s / static_cast<double>(t.programs) : 0.0, rate(t.rayon_s),
+                o.child_per_program ? "a child process each"
+                                    : ("one child kept alive, " + std::to_string(child.starts()) + " started").c_str());
   }
   const char* word = t.hangs ? "hang" : t.differ ? "fail" : t.programs ? "pass" : "empty";
   std::printf("verdict: %s\n", word);
@@ -249,8 +256,13 @@ void add_options(CLI::App* cmd, OracleOptions& o) {
   cmd->add_option("--out", o.out_dir, "folder for the program file of a generated program with a finding");
   cmd->add_flag("--keep-going", o.keep_going, "compare every program, not stop at the first finding (a hang of the "
                                               "port still ends the run)");
+  cmd->add_flag("--child-per-program", o.child_per_program,
+                "start rayon-core's runner for each program (the cost it saves) instead of keeping one alive");
   add_quiet(cmd, o.quiet, "the findings and the verdict line only");
-  cmd->add_option("--test-fault", o.test_fault, "test hook")->group("")->check(CLI::IsMember({"rayon-hang", "rayon-fifo-as-lifo", "port-hang", "port-wrong-log"}));
+  std::vector<std::string> faults = stress::rayon_test_faults();
+  faults.insert(faults.end(), stress::wrong_port_test_faults().begin(), stress::wrong_port_test_faults().end());
+  faults.insert(faults.end(), {"port-hang", "port-wrong-log"});
+  cmd->add_option("--test-fault", o.test_fault, "test hook")->group("")->check(CLI::IsMember(faults));
   cmd->footer(
       "Exit codes: 0 all agree, 1 a difference (or a crash), 2 usage error, 3 no rayon-core runner, 4 a hang, 5 no "
       "program.\n"

@@ -23,6 +23,7 @@ check_prefix() {
   local p=$1 f
   for f in bin/wsstress share/man/man1/wsstress.1 share/bash-completion/completions/wsstress \
            share/zsh/vendor-completions/_wsstress libexec/wsstress/fuzz/program_fuzzer \
+           libexec/wsstress/fuzz/oracle_fuzzer \
            libexec/wsstress/fuzz/schedule_fuzzer share/wsstress/fuzz/program.dict \
            share/wsstress/fuzz/corpus/program include/wsstress/pool.hpp; do
     [ -e "$p/$f" ] || fail "$p/$f is missing"
@@ -34,6 +35,12 @@ check_prefix() {
   out=$("$p/bin/wsstress" fuzz --target program --runs 20 --max-seconds 30 --out "$scratch/fz-$(basename "$p")" 2>&1) ||
     fail "fuzz failed from $p: $out"
   [[ $out == *"no finding"* ]] || fail "fuzz from $p found something or did not run: $out"
+  # The differential target finds rayon-core's runner in the installed libexec folder.
+  if [ -e "$p/libexec/wsstress/wsstress-rayon-oracle" ]; then
+    out=$("$p/bin/wsstress" fuzz --target oracle --runs 20 --max-seconds 30 --out "$scratch/fzo-$(basename "$p")" 2>&1) ||
+      fail "fuzz --target oracle failed from $p: $out"
+    [[ $out == *"no finding"* ]] || fail "fuzz --target oracle from $p found something or did not run: $out"
+  fi
   if [ -e "$p/libexec/wsstress/wsstress-relacy" ]; then
     out=$("$p/bin/wsstress" relacy --model inject --executions 100 2>&1) || fail "relacy failed from $p: $out"
     [[ $out == *"every model passed"* ]] || fail "relacy from $p did not run its model: $out"

@@ -72,9 +72,14 @@ std::string dir_of(const std::string& self) {
 
 // The flag table's taker (stress/run_flags.hpp) of a target.
 unsigned target_taker(const std::string& target) {
+  if (target == "oracle") return stress::kOracleFuzzer;
   return target == "program" ? stress::kProgramFuzzer : stress::kScheduleFuzzer;
 }
 }  // namespace
+
+bool takes_programs(const std::string& target) { return target == "program" || target == "oracle"; }
+
+std::string corpus_name(const std::string& target) { return target == "oracle" ? "program" : target; }
 
 // The build tree's fuzz/ beside cli/, else the installed layout's.
 std::string default_fuzz_bin(const std::string& self) {
@@ -93,7 +98,7 @@ std::string fuzz_data_root(const std::string& self) {
 std::vector<std::string> fuzzer_args(const FuzzOptions& o, const std::string& bin, const std::string& corpus) {
   const std::string src = fuzz_data_root(o.self);
   std::vector<std::string> args = {bin, corpus};
-  const std::string seed_corpus = src + "/fuzz/corpus/" + o.target;
+  const std::string seed_corpus = src + "/fuzz/corpus/" + corpus_name(o.target);
   if (is_dir(seed_corpus)) args.push_back(seed_corpus);
   char num[64];
   std::snprintf(num, sizeof num, "%g", o.time_s);
@@ -101,8 +106,8 @@ std::vector<std::string> fuzzer_args(const FuzzOptions& o, const std::string& bi
   args.push_back("-print_final_stats=1");
   args.push_back("-artifact_prefix=" + o.out_dir + "/");
   args.push_back("-timeout=60");
-  args.push_back(o.target == "program" ? "-max_len=256" : "-max_len=4096");
-  if (const std::string dict = src + "/fuzz/" + o.target + ".dict"; access(dict.c_str(), R_OK) == 0) {
+  args.push_back(takes_programs(o.target) ? "-max_len=256" : "-max_len=4096");
+  if (const std::string dict = src + "/fuzz/" + corpus_name(o.target) + ".dict"; access(dict.c_str(), R_OK) == 0) {
     args.push_back("-dict=" + dict);
   }
   if (o.runs > 0) args.push_back("-runs=" + std::to_string(o.runs));

@@ -20,7 +20,16 @@ log=$scratch/build.log
 "$src/fuzz/build.sh" >"$log" 2>&1 || { tail -40 "$log" >&2; fail "fuzz/build.sh failed (log: $log)"; }
 
 export ASAN_OPTIONS=detect_leaks=0
-for t in program schedule parser; do
+targets="program schedule parser"
+# oracle_fuzzer, where build.sh found rayon-core 1.10.1's runner (Debian's
+# librust-rayon-core-dev, as on this machine): then the runner is beside it.
+if [ -e /usr/share/cargo/registry/rayon-core-1.10.1 ] && command -v cargo >/dev/null; then
+  [ -x "$OUT/wsstress-rayon-oracle" ] || fail "$OUT/wsstress-rayon-oracle is missing (cargo and rayon-core 1.10.1 are here)"
+  targets="$targets oracle"
+fi
+for t in $targets; do
+  corpus=$t
+  [ "$t" = oracle ] && corpus=program
   target=$OUT/${t}_fuzzer
   [ -x "$target" ] || fail "$target is missing"
   for f in "${t}_fuzzer.dict" "${t}_fuzzer.options" "${t}_fuzzer_seed_corpus.zip"; do
@@ -28,7 +37,7 @@ for t in program schedule parser; do
   done
   grep -q '^\[libfuzzer\]' "$OUT/${t}_fuzzer.options" || fail "${t}_fuzzer.options has no [libfuzzer] section"
   in_zip=$(unzip -Z1 "$OUT/${t}_fuzzer_seed_corpus.zip" | wc -l)
-  in_src=$(find "$src/fuzz/corpus/$t" -type f | wc -l)
+  in_src=$(find "$src/fuzz/corpus/$corpus" -type f | wc -l)
   [ "$in_zip" -eq "$in_src" ] || fail "${t}_fuzzer_seed_corpus.zip holds $in_zip files, the corpus $in_src"
   seeds=$scratch/seeds-$t
   unzip -q "$OUT/${t}_fuzzer_seed_corpus.zip" -d "$seeds"

@@ -105,6 +105,31 @@ TEST(ProgramOracle, DetachedSpawnsSendTheirExceptionsToThePanicHandler) {
   EXPECT_EQ(e.handled_ids, (std::set<std::uint32_t>{2}));
 }
 
+TEST(ProgramOracle, SpawnBroadcastIsADetachedSpawnOnEachWorker) {
+  // Two callers; install p1 (3 workers) -> spawn_broadcast(throw): 3 copies a
+  // caller, each exception to the panic handler; the caller sees none.
+  Program p = make({1, 3}, {{K::Install, 1, 0, {1}}, {K::SpawnBroadcast, 0, 0, {2}}, {K::Throw, 0, 0, {}}}, 2);
+  const auto e = p.expected();
+  EXPECT_FALSE(e.outcome.throws);
+  EXPECT_EQ(e.outcome.value, 0u);
+  EXPECT_EQ(e.runs[2], 6u);
+  EXPECT_EQ(e.spawns, 6u);
+  EXPECT_EQ(e.handled, 6u);
+  EXPECT_EQ(e.handled_ids, (std::set<std::uint32_t>{2}));
+}
+
+// The later kinds take kind bytes from 240 up; below, a byte means what it
+// meant when there were eight kinds (stored corpus files decode the same).
+TEST(ProgramDecode, LaterKindsLeaveTheEarlierBytesAlone) {
+  for (unsigned b = 0; b < 240; ++b) EXPECT_EQ(Program::kind_of(b), static_cast<K>(b % 8)) << b;
+  for (unsigned b = 240; b < 248; ++b) EXPECT_EQ(Program::kind_of(b), K::SpawnBroadcast) << b;
+  for (unsigned b = 248; b < 256; ++b) EXPECT_EQ(Program::kind_of(b), K::InPlaceScope) << b;
+  // 1 pool of 1 thread, 1 caller; in_place_scope (248) of 2 (byte 1) leaves.
+  const Program p = decode({0, 0, 0, 248, 1, 0, 5, 0, 0, 6, 0});
+  EXPECT_EQ(p.render(), "pools p0:1t; 1 caller\n  #0 install p0\n    #1 in_place_scope\n      #2 leaf 5\n      #3 leaf 6\n");
+  EXPECT_EQ(p.expected().outcome.value, 11u);
+}
+
 sim::SimConfig cfg(std::uint64_t seed) {
   sim::SimConfig c;
   c.seed = seed;

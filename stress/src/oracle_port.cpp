@@ -1,6 +1,7 @@
 // The port's side of the rayon-core oracle (oracle.hpp): one program run by
 // the `program` scenario's interpreter with a log, in this process, under a
-// watchdog thread; on the production pool or on a catalog mutant's (the
+// watchdog thread (or a test-only wrong port of it: WrongPort); on the
+// production pool or on a catalog mutant's (the
 // mutants that share a static part share one instantiation, as in
 // runners.cpp, here over StdPlatform).
 #include <chrono>
@@ -22,7 +23,7 @@ namespace {
 using OnHang = std::function<void(const std::string&)>;
 
 template <class M>
-PortRun run_port_as(const std::string& bytes, double timeout_s, const OnHang& on_hang, bool hang) {
+PortRun run_port_as(const std::string& bytes, double timeout_s, const OnHang& on_hang, bool hang, WrongPort wrong) {
   using P = pool::StdPlatform;
   PortRun result;
   const auto t0 = std::chrono::steady_clock::now();
@@ -42,7 +43,7 @@ PortRun run_port_as(const std::string& bytes, double timeout_s, const OnHang& on
   spec.scenario = "program";
   spec.input = bytes;
   Ctx<P, M> c(spec, 0);
-  ProgramLog log;
+  ProgramLog log(wrong);
   ProgramScenarios<P, M>::observe(c, prog, log);
   {
     std::lock_guard<std::mutex> g(m);
@@ -56,13 +57,13 @@ PortRun run_port_as(const std::string& bytes, double timeout_s, const OnHang& on
   return result;
 }
 
-using PortFn = PortRun (*)(const std::string&, double, const OnHang&, bool);
+using PortFn = PortRun (*)(const std::string&, double, const OnHang&, bool, WrongPort);
 
 template <class T>
-PortRun run_mutant(const std::string& bytes, double timeout_s, const OnHang& on_hang, bool hang) {
+PortRun run_mutant(const std::string& bytes, double timeout_s, const OnHang& on_hang, bool hang, WrongPort wrong) {
   using M = pool::mutants::RuntimeMutants<pool::mutants::StaticPartOf<T>>;
   M::template select<T>();
-  return run_port_as<M>(bytes, timeout_s, on_hang, hang);
+  return run_port_as<M>(bytes, timeout_s, on_hang, hang, wrong);
 }
 
 const std::map<std::string, PortFn>& mutant_runners() {
@@ -76,9 +77,21 @@ const std::map<std::string, PortFn>& mutant_runners() {
 
 bool port_has_mutant(const std::string& mutant) { return mutant_runners().count(mutant) == 1; }
 
-PortRun run_port(const std::string& bytes, double timeout_s, const OnHang& on_hang, bool hang, const std::string& mutant) {
-  if (mutant == "none") return run_port_as<pool::NoMutants>(bytes, timeout_s, on_hang, hang);
-  return mutant_runners().at(mutant)(bytes, timeout_s, on_hang, hang);
+PortRun run_port(const std::string& bytes, double timeout_s, const OnHang& on_hang, bool hang, const std::string& mutant,
+                 WrongPort wrong) {
+  if (mutant == "none") return run_port_as<pool::NoMutants>(bytes, timeout_s, on_hang, hang, wrong);
+  return mutant_runners().at(mutant)(bytes, timeout_s, on_hang, hang, wrong);
+}
+
+WrongPort wrong_port(const std::string& test_fault) {
+  if (test_fault == "port-broadcast-skips-one") return WrongPort::BroadcastSkipsOne;
+  if (test_fault == "port-fifo-as-lifo") return WrongPort::FifoAsLifo;
+  return WrongPort::None;
+}
+
+const std::vector<std::string>& wrong_port_test_faults() {
+  static const std::vector<std::string> names = {"port-broadcast-skips-one", "port-fifo-as-lifo"};
+  return names;
 }
 
 }  // namespace wsstress::stress

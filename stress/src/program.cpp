@@ -16,6 +16,8 @@ const char* Program::kind_name(Kind k) noexcept {
     case Kind::Install: return "install";
     case Kind::Broadcast: return "broadcast";
     case Kind::Spawn: return "spawn";
+    case Kind::SpawnBroadcast: return "spawn_broadcast";
+    case Kind::InPlaceScope: return "in_place_scope";
   }
   return "?";
 }
@@ -46,6 +48,7 @@ Program::Outcome Program::eval(std::uint16_t id, std::size_t pool, std::uint64_t
     }
     case Kind::Scope:
     case Kind::ScopeFifo:
+    case Kind::InPlaceScope:
       for (std::uint16_t k : n.kids) {
         Outcome c = eval(k, pool, mult, e);
         if (c.throws) {
@@ -66,11 +69,14 @@ Program::Outcome Program::eval(std::uint16_t id, std::size_t pool, std::uint64_t
       o.value = c.value * workers;
       break;
     }
-    case Kind::Spawn: {
-      e.spawns += mult;
-      Outcome c = eval(n.kids[0], pool, mult, e);
+    case Kind::Spawn:
+    case Kind::SpawnBroadcast: {
+      // A spawn_broadcast is a detached spawn on each of the pool's workers.
+      const std::uint64_t copies = n.kind == Kind::Spawn ? mult : mult * pool_threads[pool];
+      e.spawns += copies;
+      Outcome c = eval(n.kids[0], pool, copies, e);
       if (c.throws) {
-        e.handled += mult;
+        e.handled += copies;
         e.handled_ids.insert(c.ids.begin(), c.ids.end());
       }
       break;

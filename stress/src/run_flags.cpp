@@ -60,11 +60,13 @@ std::vector<RunFlag> make_table() {
        .takers = kRunCommand | kMatrixCommand | kTsanRunner},
       {.names = "--hang-timeout", .kind = K::Decimal, .lo = 0.1, .hi = 3600,
        .help = "seconds without progress that make a hang", .field = &RunSpec::hang_timeout_s,
-       .takers = kRunCommand | kMatrixCommand | kFuzzCommand | kTsanRunner | kProgramFuzzer | kSmokeCommand,
+       .takers = kRunCommand | kMatrixCommand | kFuzzCommand | kTsanRunner | kProgramFuzzer | kSmokeCommand |
+                 kOracleFuzzer,
        .wide_takers = kRunCommand | kTsanRunner | kSmokeCommand, .wide_hi = 86400},
       {.names = "--mutant", .help = "put a historical bug back (the names: `wsstress mutants list`)",
        .field = &RunSpec::mutant,
-       .takers = kRunCommand | kSimCommand | kFuzzCommand | kTsanRunner | kProgramFuzzer | kScheduleFuzzer,
+       .takers =
+           kRunCommand | kSimCommand | kFuzzCommand | kTsanRunner | kProgramFuzzer | kScheduleFuzzer | kOracleFuzzer,
        .words = mutant_words, .check = check_mutant, .spell = spell_mutant},
       {.names = "--input", .kind = K::File,
        .help = "a program file (a program_fuzzer input) for --scenario program", .takers = kRunCommand,
@@ -221,6 +223,12 @@ std::string program_run_command(const std::string& input, const std::string& mut
   RunSpec spec;
   spec.mutant = mutant;
   return "wsstress run --scenario program --input " + input + spelled("--mutant", spec) + " --repeat 1000";
+}
+
+std::string oracle_command(const std::string& input, const std::string& mutant) {
+  RunSpec spec;
+  spec.mutant = mutant;
+  return "wsstress oracle --input " + input + spelled("--mutant", spec);
 }
 
 std::string repro_replay_command(const std::string& path, bool trace) {

@@ -1,7 +1,9 @@
 // Tests of the rayon-core oracle's comparison (stress/oracle.hpp): each
 // documented deviation, the classes of interchangeable exceptions, the log's
-// text form, a wrong log caught, a seed's program file, and one program's log
-// from each side (rayon-core's only where its runner was built).
+// text form, a wrong log caught, a seed's program file, one program's log
+// from each side, the later kinds' logs (spawn_broadcast, in_place_scope), the
+// test-only wrong ports, and rayon-core's runner kept alive across programs
+// and restarted after a hang.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -97,7 +99,99 @@ TEST(Oracle, ThePortsLogOfAProgram) {
   EXPECT_EQ(f.at("pool p0: workers started 1, exited 1"), 1u);
 }
 
+// install p0 (3 threads) { spawn_broadcast { throw #2 } } (kind byte 240).
+std::string spawn_broadcast_throw() { return std::string("\x00\x02\x00\xf0\x01", 5); }
+// install p0 (1 thread) { in_place_scope { leaf 5, leaf 6 } } (kind byte 248).
+std::string in_place_scope_one_thread() { return std::string("\x00\x00\x00\xf8\x01\x00\x05\x00\x00\x06\x00", 11); }
+
+TEST(Oracle, ThePortsLogOfASpawnBroadcast) {
+  PortRun r = run_port(spawn_broadcast_throw(), 60, [](const std::string& dump) { FAIL() << dump; });
+  EXPECT_EQ(r.sequential, "");
+  const auto& f = r.run.facts;
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(f.at("spawn_broadcast #1: index " + std::to_string(i) + " of 3"), 1u) << i;
+  EXPECT_EQ(f.at("spawn_broadcast #1: exception #2"), 3u);
+  EXPECT_EQ(f.at("handler p0: exception #2"), 3u);
+  EXPECT_EQ(f.at("ran #2 (throw)"), 3u);
+  EXPECT_EQ(f.at("caller: value 0"), 1u);
+}
+
+TEST(Oracle, ThePortsLogOfAnInPlaceScope) {
+  PortRun r = run_port(in_place_scope_one_thread(), 60, [](const std::string& dump) { FAIL() << dump; });
+  EXPECT_EQ(r.sequential, "");
+  EXPECT_EQ(r.run.facts.at("in_place_scope #1: jobs started in order 1,0"), 1u);  // LIFO on one thread
+  EXPECT_EQ(r.run.facts.at("in_place_scope #1: returned after its jobs"), 1u);
+  EXPECT_EQ(r.run.facts.at("caller: value 11"), 1u);
+}
+
+// Each test-only wrong port (WrongPort) changes the log the comparison
+// reads, on a program that shows it whatever the timing: the comparison with
+// the right port's log (and so with rayon-core's, which agrees) finds it.
+TEST(Oracle, WrongPortsChangeTheLog) {
+  const auto no_hang = [](const std::string& dump) { FAIL() << dump; };
+  // install p0 (1 thread) { scope_fifo { leaf 5, leaf 6 } }: FIFO, 0 then 1.
+  const std::string fifo("\x00\x00\x00\x04\x01\x00\x05\x00\x00\x06\x00", 11);
+  const PortRun right = run_port(fifo, 60, no_hang);
+  const PortRun lifo = run_port(fifo, 60, no_hang, false, "none", WrongPort::FifoAsLifo);
+  EXPECT_EQ(right.run.facts.at("scope_fifo #1: jobs started in order 0,1"), 1u);
+  EXPECT_EQ(lifo.run.facts.at("scope_fifo #1: jobs started in order 1,0"), 1u);
+  EXPECT_EQ(lifo.sequential, "");  // the values are right: only the order tells
+  const Program fp = decode(fifo);
+  EXPECT_FALSE(compare_logs(canonical(fp, lifo.run.facts, true), canonical(fp, right.run.facts, true)).empty());
+  // install p0 (3 threads) { broadcast { leaf 7 } }: indices 0, 1, 2.
+  const std::string bcast("\x00\x02\x00\x06\x00\x07\x00", 7);
+  const PortRun all = run_port(bcast, 60, no_hang);
+  const PortRun skips = run_port(bcast, 60, no_hang, false, "none", WrongPort::BroadcastSkipsOne);
+  EXPECT_EQ(all.run.facts.at("broadcast #1: index 2 of 3"), 1u);
+  EXPECT_EQ(skips.run.facts.count("broadcast #1: index 2 of 3"), 0u);
+  EXPECT_EQ(skips.run.facts.at("ran #2 (leaf)"), 2u);
+  EXPECT_NE(skips.sequential, "");  // the sum is 14, not 21
+  EXPECT_EQ(wrong_port("port-fifo-as-lifo"), WrongPort::FifoAsLifo);
+  EXPECT_EQ(wrong_port("rayon-fifo-as-lifo"), WrongPort::None);
+  for (const std::string& f : wrong_port_test_faults()) EXPECT_NE(wrong_port(f), WrongPort::None) << f;
+}
+
+TEST(Oracle, TestFaultsNameRunnerHooks) {
+  for (const std::string& f : rayon_test_faults()) EXPECT_EQ(rayon_hook(f).rfind("--", 0), 0u) << f;
+  EXPECT_EQ(rayon_hook("port-hang"), "");
+}
+
 #ifdef WSSTRESS_HAVE_RAYON_ORACLE  // every build with tests has it (stress/CMakeLists.txt)
+// One child for several programs gives each the log a child of its own
+// gives; a hang kills it and the next program starts another.
+TEST(Oracle, RayonChildKeptAliveAgreesWithAChildPerProgram) {
+  const std::string runner = rayon_runner();
+  RayonChild child(runner);
+  for (const std::string& bytes : {two_throws(), spawn_broadcast_throw(), in_place_scope_one_thread(), two_throws()}) {
+    const SideRun kept = child.run(bytes, 60);
+    const SideRun fresh = run_rayon(runner, bytes, 60);
+    ASSERT_EQ(kept.status, SideStatus::Ok) << kept.detail;
+    ASSERT_EQ(fresh.status, SideStatus::Ok) << fresh.detail;
+    const Program prog = decode(bytes);
+    EXPECT_TRUE(compare_logs(canonical(prog, kept.facts, false), canonical(prog, fresh.facts, false)).empty())
+        << log_text(kept.facts) << "---\n" << log_text(fresh.facts);
+  }
+  EXPECT_EQ(child.starts(), 1u);
+  RayonChild hanging(runner, rayon_hook("rayon-hang"));
+  EXPECT_EQ(hanging.run(two_throws(), 0.5).status, SideStatus::Hang);
+  EXPECT_EQ(hanging.run(two_throws(), 0.5).status, SideStatus::Hang);
+  EXPECT_EQ(hanging.starts(), 2u);
+  RayonChild missing("/nonexistent/runner");
+  EXPECT_EQ(missing.run(two_throws(), 1).status, SideStatus::Unavailable);
+}
+
+TEST(Oracle, RayonCoresLogsOfTheLaterKindsAgree) {
+  const std::string runner = rayon_runner();
+  RayonChild child(runner);
+  for (const std::string& bytes : {spawn_broadcast_throw(), in_place_scope_one_thread()}) {
+    const SideRun rayon = child.run(bytes, 60);
+    ASSERT_EQ(rayon.status, SideStatus::Ok) << rayon.detail;
+    const PortRun port = run_port(bytes, 60, [](const std::string& dump) { FAIL() << dump; });
+    const Program prog = decode(bytes);
+    EXPECT_TRUE(compare_logs(canonical(prog, port.run.facts, true), canonical(prog, rayon.facts, false)).empty())
+        << "port:\n" << log_text(port.run.facts) << "rayon-core:\n" << log_text(rayon.facts);
+  }
+}
+
 TEST(Oracle, RayonCoresLogOfTheSameProgramAgrees) {
   const std::string runner = rayon_runner();
   ASSERT_EQ(access(runner.c_str(), X_OK), 0) << "no rayon-core runner at " << runner;

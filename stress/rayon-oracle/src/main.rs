@@ -1,32 +1,40 @@
-//! rayon-oracle: runs one program file of wsstress's program language on
-//! real rayon-core 1.10.1 pools and prints the run's canonical log, one fact
-//! a line (`FACT xCOUNT`, sorted), for `wsstress oracle`, which runs the same
-//! file on the port and compares. Only facts a correct pool makes
-//! deterministic are logged: the callers' values and panics, every leaf's run
-//! count, the broadcast indices, each install's thread count, index and name, the
-//! order a scope's jobs start in on a one-thread pool, whether a scope
-//! returned before its jobs finished, detached spawns and their panics, what
-//! each pool's panic handler got, and the workers started and exited. The
-//! C++ side spells the same facts (stress/include/wsstress/stress/program_log.hpp);
-//! the choice among several panics that may propagate is left to the
-//! comparison, which knows the program.
+//! rayon-oracle: runs programs of wsstress's program language on real
+//! rayon-core 1.10.1 pools and prints each run's canonical log, one fact a
+//! line (`FACT xCOUNT`, sorted), for `wsstress oracle` and the differential
+//! fuzz target (fuzz/oracle_fuzzer.cpp), which run the same program on the
+//! port and compare. Only facts a correct pool makes deterministic are
+//! logged: the callers' values and panics, every leaf's run count, the
+//! broadcast and spawn_broadcast indices, each install's thread count, index
+//! and name, the order a scope's jobs start in on a one-thread pool, whether
+//! a scope returned before its jobs finished, detached spawns and their
+//! panics, what each pool's panic handler got, and the workers started and
+//! exited. The C++ side spells the same facts
+//! (stress/include/wsstress/stress/program_log.hpp); the choice among several
+//! panics that may propagate is left to the comparison, which knows the program.
 //!
-//! Usage: rayon-oracle FILE [--hang | --fifo-as-lifo] (FILE `-`: stdin).
-//! Exit 0 with the log on stdout; 2 on a bad command line or an unreadable
-//! file. Test hooks, to check the checker: `--hang` blocks forever before
-//! running (the caller's watchdog must fire); `--fifo-as-lifo` runs every
-//! scope_fifo as a scope (a wrong pool the comparison must catch).
+//! Usage: rayon-oracle FILE [HOOK] (FILE `-`: stdin): one program, its log,
+//! exit 0. rayon-oracle --serve [HOOK]: many programs, kept alive between
+//! them (the fuzz target's persistent child): each read from stdin as a
+//! 4-byte little-endian length and that many bytes, each answered by its log
+//! and an empty line; exit 0 at the end of stdin. Exit 2 on a bad command
+//! line or an unreadable input. Test hooks (HOOK), to check the checker:
+//! `--hang` blocks forever before running (the caller's watchdog must fire);
+//! `--fifo-as-lifo` runs every scope_fifo as a scope, `--broadcast-skips-one`
+//! leaves out a broadcast's last index (wrong pools the comparison must catch).
 mod program;
 
 use program::{Kind, Program};
 use rayon_core::{ThreadPool, ThreadPoolBuilder};
 use std::collections::BTreeMap;
+use std::io::{Read, Write};
 use std::panic::{catch_unwind, panic_any, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::SeqCst};
 use std::sync::{Arc, Mutex};
 
-/// The `--fifo-as-lifo` test hook.
+/// The `--fifo-as-lifo` and `--broadcast-skips-one` test hooks.
 static FIFO_AS_LIFO: AtomicBool = AtomicBool::new(false);
+static BROADCAST_SKIPS_ONE: AtomicBool = AtomicBool::new(false);
+const HOOKS: [&str; 3] = ["--hang", "--fifo-as-lifo", "--broadcast-skips-one"];
 
 /// What a Throw node panics with: the port's `Thrown{id}`.
 struct Thrown(u32);
@@ -100,7 +108,7 @@ fn exec(r: &Arc<Run>, id: u16, pool: usize) -> u64 {
             let (a, b) = rayon_core::join(|| exec(r, kid(0), pool), || exec(r, kid(1), pool));
             a + b
         }
-        Kind::Scope | Kind::ScopeFifo => scope_node(r, id, pool),
+        Kind::Scope | Kind::ScopeFifo | Kind::InPlaceScope => scope_node(r, id, pool),
         Kind::Install => {
             let p = n.value as usize;
             r.pools[p].install(|| {
@@ -121,6 +129,9 @@ fn exec(r: &Arc<Run>, id: u16, pool: usize) -> u64 {
         }
         Kind::Broadcast => {
             let values = rayon_core::broadcast(|ctx| {
+                if BROADCAST_SKIPS_ONE.load(SeqCst) && ctx.index() + 1 == ctx.num_threads() {
+                    return 0; // the wrong pool of the test hook
+                }
                 r.log.add(format!("broadcast #{id}: index {} of {}", ctx.index(), ctx.num_threads()));
                 exec(r, kid(0), pool)
             });
@@ -128,24 +139,37 @@ fn exec(r: &Arc<Run>, id: u16, pool: usize) -> u64 {
         }
         Kind::Spawn => {
             r.spawned.fetch_add(1, SeqCst);
-            let r2 = Arc::clone(r);
-            let k = kid(0);
-            rayon_core::spawn(move || {
-                let result = catch_unwind(AssertUnwindSafe(|| exec(&r2, k, pool)));
-                match result {
-                    Ok(_) => {
-                        r2.log.add(format!("spawn #{id}: returned"));
-                        r2.spawns_done.fetch_add(1, SeqCst);
-                    }
-                    Err(payload) => {
-                        r2.log.add(format!("spawn #{id}: panic {}", thrown_id(&*payload)));
-                        r2.spawn_panics.fetch_add(1, SeqCst);
-                        r2.spawns_done.fetch_add(1, SeqCst);
-                        resume_unwind(payload) // to the pool's panic handler
-                    }
-                }
+            let (r2, k) = (Arc::clone(r), kid(0));
+            rayon_core::spawn(move || detached(&r2, id, k, pool, "spawn"));
+            0
+        }
+        Kind::SpawnBroadcast => {
+            // A copy per worker of the current pool, each a detached job.
+            r.spawned.fetch_add(rayon_core::current_num_threads() as u64, SeqCst);
+            let (r2, k) = (Arc::clone(r), kid(0));
+            rayon_core::spawn_broadcast(move |ctx| {
+                r2.log.add(format!("spawn_broadcast #{id}: index {} of {}", ctx.index(), ctx.num_threads()));
+                detached(&r2, id, k, pool, "spawn_broadcast")
             });
             0
+        }
+    }
+}
+
+/// A detached job's body (a spawn, or a copy of a spawn_broadcast: `kind`):
+/// kid `k` run, counted as done however it ends, its panic logged and
+/// passed on to the pool's panic handler.
+fn detached(r: &Arc<Run>, id: u16, k: u16, pool: usize, kind: &str) {
+    match catch_unwind(AssertUnwindSafe(|| exec(r, k, pool))) {
+        Ok(_) => {
+            r.log.add(format!("{kind} #{id}: returned"));
+            r.spawns_done.fetch_add(1, SeqCst);
+        }
+        Err(payload) => {
+            r.log.add(format!("{kind} #{id}: panic {}", thrown_id(&*payload)));
+            r.spawn_panics.fetch_add(1, SeqCst);
+            r.spawns_done.fetch_add(1, SeqCst);
+            resume_unwind(payload) // to the pool's panic handler
         }
     }
 }
@@ -180,6 +204,12 @@ fn scope_node(r: &Arc<Run>, id: u16, pool: usize) -> u64 {
             rayon_core::scope_fifo(|s| {
                 for (i, &k) in n.kids.iter().enumerate() {
                     s.spawn_fifo(move |_| job(i, k));
+                }
+            })
+        } else if n.kind == Kind::InPlaceScope {
+            rayon_core::in_place_scope(|s| {
+                for (i, &k) in n.kids.iter().enumerate() {
+                    s.spawn(move |_| job(i, k));
                 }
             })
         } else {
@@ -293,27 +323,55 @@ fn run(prog: Program) -> BTreeMap<String, u64> {
     facts
 }
 
+/// A log's text: `FACT xCOUNT` lines, in the map's (sorted) order.
+fn log_text(facts: BTreeMap<String, u64>) -> String {
+    let mut out = String::new();
+    for (fact, count) in facts {
+        out += &format!("{fact} x{count}\n");
+    }
+    out
+}
+
+fn fail(what: String) -> ! {
+    eprintln!("rayon-oracle: {what}");
+    std::process::exit(2)
+}
+
+/// --serve: length-prefixed programs from stdin, each answered by its log
+/// and an empty line, flushed, until stdin ends.
+fn serve() {
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let stdout = std::io::stdout();
+    loop {
+        let mut len = [0u8; 4];
+        if let Err(e) = input.read_exact(&mut len) {
+            if e.kind() == std::io::ErrorKind::UnexpectedEof {
+                return;
+            }
+            fail(format!("cannot read stdin: {e}"));
+        }
+        let mut bytes = vec![0u8; u32::from_le_bytes(len) as usize];
+        if let Err(e) = input.read_exact(&mut bytes) {
+            fail(format!("cannot read a program of {} bytes from stdin: {e}", bytes.len()));
+        }
+        let out = log_text(run(Program::decode(&bytes))) + "\n";
+        let mut o = stdout.lock();
+        if o.write_all(out.as_bytes()).and_then(|_| o.flush()).is_err() {
+            return; // the reader is gone
+        }
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (path, hook) = match args.as_slice() {
         [p] => (p.clone(), ""),
-        [p, h] if h == "--hang" || h == "--fifo-as-lifo" => (p.clone(), h.as_str()),
-        _ => {
-            eprintln!("rayon-oracle: usage: rayon-oracle FILE|- [--hang | --fifo-as-lifo]");
-            std::process::exit(2)
-        }
+        [p, h] if HOOKS.contains(&h.as_str()) => (p.clone(), h.as_str()),
+        _ => fail("usage: rayon-oracle FILE|-|--serve [--hang | --fifo-as-lifo | --broadcast-skips-one]".to_string()),
     };
-    let read = if path == "-" {
-        let mut b = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut b).map(|_| b)
-    } else {
-        std::fs::read(&path)
-    };
-    let bytes = read.unwrap_or_else(|e| {
-        eprintln!("rayon-oracle: cannot read '{path}': {e}");
-        std::process::exit(2)
-    });
     FIFO_AS_LIFO.store(hook == "--fifo-as-lifo", SeqCst);
+    BROADCAST_SKIPS_ONE.store(hook == "--broadcast-skips-one", SeqCst);
     if hook == "--hang" {
         loop {
             std::thread::park();
@@ -321,10 +379,15 @@ fn main() {
     }
     // Panics are the program's own (Thrown), caught and logged: not printed.
     std::panic::set_hook(Box::new(|_| {}));
-    let facts = run(Program::decode(&bytes));
-    let mut out = String::new();
-    for (fact, count) in facts {
-        out += &format!("{fact} x{count}\n");
+    if path == "--serve" {
+        return serve();
     }
-    print!("{out}");
+    let read = if path == "-" {
+        let mut b = Vec::new();
+        std::io::stdin().read_to_end(&mut b).map(|_| b)
+    } else {
+        std::fs::read(&path)
+    };
+    let bytes = read.unwrap_or_else(|e| fail(format!("cannot read '{path}': {e}")));
+    print!("{}", log_text(run(Program::decode(&bytes))));
 }

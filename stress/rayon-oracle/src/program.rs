@@ -31,12 +31,28 @@ pub enum Kind {
     Install,
     Broadcast,
     Spawn,
+    SpawnBroadcast,
+    InPlaceScope,
 }
+
+/// Program::kFirstLaterKind: kind bytes from here name the later kinds.
+const FIRST_LATER_KIND: u64 = 240;
 
 impl Kind {
     fn from(n: u64) -> Kind {
         [Kind::Leaf, Kind::Throw, Kind::Join, Kind::Scope, Kind::ScopeFifo, Kind::Install, Kind::Broadcast, Kind::Spawn]
             [n as usize]
+    }
+    /// Program::kind_of: below 240 the first eight kinds (byte % 8, as before
+    /// the later ones existed), 240-247 SpawnBroadcast, 248-255 InPlaceScope.
+    fn of_byte(b: u64) -> Kind {
+        if b < FIRST_LATER_KIND {
+            Kind::from(b % 8)
+        } else if b < FIRST_LATER_KIND + 8 {
+            Kind::SpawnBroadcast
+        } else {
+            Kind::InPlaceScope
+        }
     }
     /// Program::to_string's names.
     pub fn name(self) -> &'static str {
@@ -49,6 +65,8 @@ impl Kind {
             Kind::Install => "install",
             Kind::Broadcast => "broadcast",
             Kind::Spawn => "spawn",
+            Kind::SpawnBroadcast => "spawn_broadcast",
+            Kind::InPlaceScope => "in_place_scope",
         }
     }
 }
@@ -84,7 +102,7 @@ impl Builder<'_, '_> {
         // Room for this node's kids, leaving one node for each later sibling
         // of its ancestors: the program never exceeds MAX_NODES.
         let room = depth > 0 && self.p.nodes.len() + 2 + self.reserve <= MAX_NODES;
-        let kind = Kind::from(self.src.below(if room { 8 } else { 2 }));
+        let kind = if room { Kind::of_byte(self.src.below(256)) } else { Kind::from(self.src.below(2)) };
         self.p.nodes[id].kind = kind;
         match kind {
             Kind::Leaf => {
@@ -99,7 +117,7 @@ impl Builder<'_, '_> {
                 let b = self.build(depth - 1);
                 self.p.nodes[id].kids = vec![a, b];
             }
-            Kind::Scope | Kind::ScopeFifo => {
+            Kind::Scope | Kind::ScopeFifo | Kind::InPlaceScope => {
                 let left = MAX_NODES - self.p.nodes.len() - self.reserve;
                 let n = std::cmp::min(1 + self.src.below(4) as usize, left);
                 self.reserve += n - 1;
@@ -116,7 +134,7 @@ impl Builder<'_, '_> {
                 let k = self.build(depth - 1);
                 self.p.nodes[id].kids = vec![k];
             }
-            Kind::Broadcast | Kind::Spawn => {
+            Kind::Broadcast | Kind::Spawn | Kind::SpawnBroadcast => {
                 let k = self.build(depth - 1);
                 self.p.nodes[id].kids = vec![k];
             }

@@ -19,9 +19,9 @@
 namespace wsstress::engines {
 
 struct FuzzOptions {
-  std::string target = "schedule";  // program | schedule
+  std::string target = "schedule";  // program | oracle | schedule
   double time_s = 60;
-  double hang_timeout_s = 10;        // program_fuzzer's watchdog
+  double hang_timeout_s = 10;        // program_fuzzer's and oracle_fuzzer's watchdog
   unsigned jobs = 1;
   std::string mutant = "none";
   std::string scenario;              // schedule: pin the scenario (empty: each input's byte 0 picks)
@@ -49,6 +49,12 @@ struct FuzzRun {
 
   void read_line(const std::string& line);  // one line of the fuzzer's output
 };
+
+// Whether a target's inputs are programs (program_fuzzer, oracle_fuzzer: a
+// finding converts as a program), and the name of the seed corpus and
+// dictionary it reads (oracle_fuzzer: program_fuzzer's, the same language).
+bool takes_programs(const std::string& target);
+std::string corpus_name(const std::string& target);
 
 bool is_dir(const std::string& p);
 bool is_exec(const std::string& p);

@@ -60,28 +60,66 @@ struct SideRun {
 };
 
 // The rayon-core runner: the environment's WSSTRESS_RAYON_ORACLE, else
-// wsstress-rayon-oracle beside this program (companion.hpp).
+// wsstress-rayon-oracle beside this program (companion.hpp), else where a
+// fuzz target in the build tree or the installed layout finds it.
 std::string rayon_runner();
 
 // Runs `bytes` on rayon-core in a child process of `runner`, killed after
 // `timeout_s` (a hang). `hook`: one of the runner's test hooks ("--hang",
-// "--fifo-as-lifo"; stress/rayon-oracle/src/main.rs), or none.
+// "--fifo-as-lifo", "--broadcast-skips-one"; stress/rayon-oracle/src/main.rs),
+// or none.
 SideRun run_rayon(const std::string& runner, const std::string& bytes, double timeout_s, const std::string& hook = "");
+
+// rayon-core's runner kept alive across programs (`--serve`, its
+// length-prefixed protocol: stress/rayon-oracle/src/main.rs), so that a
+// program costs its run and not a process start: the differential fuzz
+// target's and `wsstress oracle`'s way. The child starts at the first
+// program; a hang kills it and a crash ends it, and the next program starts
+// a new one. `hook` as run_rayon's.
+class RayonChild {
+ public:
+  explicit RayonChild(std::string runner, std::string hook = "") : runner_(std::move(runner)), hook_(std::move(hook)) {}
+  RayonChild(const RayonChild&) = delete;
+  RayonChild& operator=(const RayonChild&) = delete;
+  ~RayonChild() { stop(); }
+  SideRun run(const std::string& bytes, double timeout_s);
+  // Children started so far (1 + the hangs and crashes it restarted after).
+  std::uint64_t starts() const { return starts_; }
+  const std::string& runner() const { return runner_; }
+
+ private:
+  std::string start();  // "" or why not
+  int stop();           // kills the child, if any, and reaps it: its wait status
+  std::string runner_, hook_;
+  int pid_ = -1, in_ = -1, out_ = -1, err_ = -1;
+  std::uint64_t starts_ = 0;
+};
+
+// The runner's hook a `--test-fault` name asks for ("rayon-hang": "--hang",
+// "rayon-fifo-as-lifo", "rayon-broadcast-skips-one"), "" for any other; and
+// the names.
+std::string rayon_hook(const std::string& test_fault);
+const std::vector<std::string>& rayon_test_faults();
+// The wrong port a `--test-fault` name asks for ("port-broadcast-skips-one",
+// "port-fifo-as-lifo": program_log.hpp's WrongPort), None for any other; and
+// the names.
+WrongPort wrong_port(const std::string& test_fault);
+const std::vector<std::string>& wrong_port_test_faults();
 
 // Runs `bytes` on the port in this process: the production pool
 // (StdPlatform, NoMutants), or with `mutant` (a catalog name) that mutant's
 // pool on the same platform. A hang (no end within `timeout_s`) cannot be
 // recovered from - the pool's threads are stuck - so it goes to `on_hang`
 // with the state dump, which must not return; so does a mutant that crashes
-// the process, which ends it. `hang`: a test hook, blocks before running. A
-// disagreement with the sequential interpreter is returned in `sequential`
-// (empty: none).
+// the process, which ends it. Test hooks: `hang` blocks before running;
+// `wrong` runs a wrong port of the program (WrongPort). A disagreement with
+// the sequential interpreter is returned in `sequential` (empty: none).
 struct PortRun {
   SideRun run;
   std::string sequential;
 };
 PortRun run_port(const std::string& bytes, double timeout_s, const std::function<void(const std::string& dump)>& on_hang,
-                 bool hang = false, const std::string& mutant = "none");
+                 bool hang = false, const std::string& mutant = "none", WrongPort wrong = WrongPort::None);
 // Whether run_port knows `mutant` ("none" included).
 bool port_has_mutant(const std::string& mutant);
 

@@ -1,6 +1,7 @@
 // Programs: small nested fork-join programs over up to three pools - join,
-// scope + spawn / spawn_fifo, install into another pool, broadcast, detached
-// spawn, computed and throwing leaves - decoded from bytes (the fuzzers' input,
+// scope / in_place_scope + spawn, scope_fifo + spawn_fifo, install into
+// another pool, broadcast, detached spawn and spawn_broadcast, computed and
+// throwing leaves - decoded from bytes (the fuzzers' input,
 // or a file given to `wsstress run --input`) or generated from a seed (the
 // `program` scenario). The sequential interpreter here is the oracle: it
 // says what value or which exceptions a run must end with, how many times each
@@ -48,7 +49,20 @@ struct Program {
     Broadcast,  // broadcast(kids[0]) on the current pool; value = sum over workers
     Spawn,      // detached spawn of kids[0] on the current pool; value 0; its
                 // exception goes to that pool's panic handler
+    // Later kinds (kind_of: stored corpus files decode as before they existed).
+    SpawnBroadcast,  // detached spawn_broadcast(kids[0]) on the current pool: a
+                     // copy per worker, each as a Spawn; value 0
+    InPlaceScope,    // in_place_scope: as Scope, the scope's body on this thread
   };
+  // A node's kind from its byte (0-255): below 240 the first eight kinds, the
+  // byte modulo 8 as when they were all there were (so a stored corpus file
+  // decodes as it did; 240 is a multiple of 8); 240-247 SpawnBroadcast,
+  // 248-255 InPlaceScope.
+  static constexpr std::uint64_t kFirstLaterKind = 240;
+  static Kind kind_of(std::uint64_t byte) {
+    if (byte < kFirstLaterKind) return static_cast<Kind>(byte % 8);
+    return byte < kFirstLaterKind + 8 ? Kind::SpawnBroadcast : Kind::InPlaceScope;
+  }
   struct Node {
     Kind kind = Kind::Leaf;
     std::uint32_t value = 0;  // Leaf: the value; Install: the pool
@@ -110,7 +124,7 @@ struct Program {
     // Room for this node's kids, leaving one node for each later sibling of
     // its ancestors (reserve_): the program never exceeds kMaxNodes.
     const bool room = depth > 0 && nodes.size() + 2 + reserve_ <= kMaxNodes;
-    const auto kind = static_cast<Kind>(src.below(room ? 8 : 2));
+    const Kind kind = room ? kind_of(src.below(256)) : static_cast<Kind>(src.below(2));
     nodes[id].kind = kind;
     switch (kind) {
       case Kind::Leaf:
@@ -128,7 +142,8 @@ struct Program {
         break;
       }
       case Kind::Scope:
-      case Kind::ScopeFifo: {
+      case Kind::ScopeFifo:
+      case Kind::InPlaceScope: {
         const std::size_t n = std::min<std::size_t>(1 + src.below(4), kMaxNodes - nodes.size() - reserve_);
         reserve_ += n - 1;
         for (std::size_t i = 0; i < n; ++i) {
@@ -145,7 +160,8 @@ struct Program {
         break;
       }
       case Kind::Broadcast:
-      case Kind::Spawn: {
+      case Kind::Spawn:
+      case Kind::SpawnBroadcast: {
         const std::uint16_t k = build(src, depth - 1);
         nodes[id].kids = {k};
         break;

@@ -19,9 +19,23 @@
 
 namespace wsstress::stress {
 
+// A test-only wrong port of a program, which the oracle's tests make the
+// comparison catch (`--test-fault port-broadcast-skips-one |
+// port-fifo-as-lifo`). It rides on the log, so only a logged run (the
+// oracle's) can be wrong; the pool itself is never changed.
+enum class WrongPort {
+  None,
+  BroadcastSkipsOne,  // a broadcast's op returns at its last index without running or logging its body
+  FifoAsLifo,         // spawn_fifo's jobs go on the worker's deque as spawn's do, past the scope's
+                      // JobFifo: the deque pops them LIFO
+};
+
 class ProgramLog {
  public:
   using Facts = std::map<std::string, std::uint64_t>;
+
+  explicit ProgramLog(WrongPort wrong = WrongPort::None) : wrong_(wrong) {}
+  WrongPort wrong() const { return wrong_; }
 
   void add(const std::string& fact, std::uint64_t n = 1) {
     std::lock_guard<std::mutex> g(m_);
@@ -40,6 +54,7 @@ class ProgramLog {
  private:
   mutable std::mutex m_;
   Facts facts_;
+  const WrongPort wrong_;
 };
 
 // The facts' spellings (the same words as rayon-oracle's main.rs).
@@ -52,9 +67,12 @@ inline std::string caller_value(std::uint64_t v) { return "caller: value " + std
 // What escaped a caller, a detached spawn or into a panic handler: the port
 // says exception where rayon says panic (a documented deviation, oracle.hpp).
 inline std::string caller_exception(std::uint64_t thrown) { return "caller: exception " + id(thrown); }
-inline std::string spawn_returned(std::uint64_t node) { return "spawn " + id(node) + ": returned"; }
-inline std::string spawn_exception(std::uint64_t node, std::uint64_t thrown) {
-  return "spawn " + id(node) + ": exception " + id(thrown);
+// `kind`: "spawn", or "spawn_broadcast" for each of its copies.
+inline std::string spawn_returned(std::uint64_t node, const char* kind = "spawn") {
+  return std::string(kind) + " " + id(node) + ": returned";
+}
+inline std::string spawn_exception(std::uint64_t node, std::uint64_t thrown, const char* kind = "spawn") {
+  return std::string(kind) + " " + id(node) + ": exception " + id(thrown);
 }
 inline std::string handler_exception(std::size_t pool, std::uint64_t thrown) {
   return "handler p" + std::to_string(pool) + ": exception " + id(thrown);
@@ -73,6 +91,10 @@ inline std::string install(std::uint64_t node, std::size_t pool, std::size_t thr
 }
 inline std::string broadcast_index(std::uint64_t node, std::size_t index, std::size_t threads) {
   return "broadcast " + id(node) + ": index " + std::to_string(index) + " of " + std::to_string(threads);
+}
+// Each copy of a spawn_broadcast: the index it ran at, of how many.
+inline std::string spawn_broadcast_index(std::uint64_t node, std::size_t index, std::size_t threads) {
+  return "spawn_broadcast " + id(node) + ": index " + std::to_string(index) + " of " + std::to_string(threads);
 }
 // `kind`: Program::kind_name of the scope's kind.
 inline std::string scope_returned(const char* kind, std::uint64_t node, bool after_jobs) {

@@ -33,6 +33,7 @@ enum FlagTaker : unsigned {
   kProgramFuzzer = 1u << 5,   // fuzz/program_fuzzer
   kScheduleFuzzer = 1u << 6,  // fuzz/schedule_fuzzer
   kSmokeCommand = 1u << 7,    // wsstress smoke
+  kOracleFuzzer = 1u << 8,    // fuzz/oracle_fuzzer
 };
 
 enum class FlagKind {
@@ -96,7 +97,7 @@ std::vector<std::string> run_arguments(const RunSpec& spec, unsigned taker,
 // a finding (fuzz/); --mutant as the table spells it (none left out). In
 // this order, each left out when empty or 0.
 struct FuzzCommand {
-  std::string target{};              // --target program | schedule
+  std::string target{};              // --target program | schedule | oracle
   std::string convert{};             // --convert FILE
   std::string mutant = "none";       // --mutant
   std::string scenario{};            // --scenario (schedule: the pinned one)
@@ -108,6 +109,10 @@ std::string fuzz_command(const FuzzCommand& c);
 // finding's other replay; `wsstress fuzz` and program_fuzzer print it):
 // `wsstress run --scenario program --input FILE [--mutant M] --repeat 1000`.
 std::string program_run_command(const std::string& input, const std::string& mutant);
+// A program file run on the port and on rayon-core and compared (an oracle
+// finding's replay; `wsstress oracle` and oracle_fuzzer print it):
+// `wsstress oracle --input FILE [--mutant M]`.
+std::string oracle_command(const std::string& input, const std::string& mutant);
 // The replay of a simulator reproducer: `wsstress replay FILE [--trace]`
 // (the reports of `sim`, `fuzz` and `report merge`).
 std::string repro_replay_command(const std::string& path, bool trace = false);

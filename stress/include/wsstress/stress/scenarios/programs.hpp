@@ -39,6 +39,9 @@ struct ProgramScenarios {
     ProgramRun(const Program& p, ProgramLog* l) : prog(p), runs(p.nodes.size()), log(l) {}
   };
 
+  // Whether this run is the test-only wrong port `w` (program_log.hpp).
+  static bool wrong(const ProgramRun& r, WrongPort w) { return r.log != nullptr && r.log->wrong() == w; }
+
   static void leaf_work(std::uint8_t work) {
     if (work == 4) {
       E::sleep_us(50);  // long enough for the other workers to go to sleep
@@ -71,6 +74,7 @@ struct ProgramScenarios {
       }
       case K::Scope:
       case K::ScopeFifo:
+      case K::InPlaceScope:
         return r.log ? logged_scope(r, id, pool) : scope_node(r, id, pool, [](std::size_t) {}, [] {});
       case K::Install:
         return (*r.pools[n.value])->install([&r, id, k = n.kids[0], p = std::size_t{n.value}] {
@@ -82,7 +86,8 @@ struct ProgramScenarios {
           return exec(r, k, p);
         });
       case K::Broadcast: {
-        auto values = pool::broadcast<P, M>([&r, id, pool, k = n.kids[0]](BroadcastContext ctx) {
+        auto values = pool::broadcast<P, M>([&r, id, pool, k = n.kids[0]](BroadcastContext ctx) -> std::uint64_t {
+          if (wrong(r, WrongPort::BroadcastSkipsOne) && ctx.index() + 1 == ctx.num_threads()) return 0;
           if (r.log) r.log->add(fact::broadcast_index(id, ctx.index(), ctx.num_threads()));
           return exec(r, k, pool);
         });
@@ -91,23 +96,34 @@ struct ProgramScenarios {
         return sum;
       }
       case K::Spawn:
-        pool::spawn<P, M>([&r, id, pool, k = n.kids[0]] {
-          try {
-            exec(r, k, pool);
-          } catch (const Thrown& t) {
-            if (r.log) r.log->add(fact::spawn_exception(id, t.id));
-            r.spawns_done.fetch_add(1);
-            throw;  // to the pool's panic handler
-          } catch (...) {
-            r.spawns_done.fetch_add(1);
-            throw;
-          }
-          if (r.log) r.log->add(fact::spawn_returned(id));
-          r.spawns_done.fetch_add(1);
+        pool::spawn<P, M>([&r, id, pool, k = n.kids[0]] { detached(r, id, pool, k, "spawn"); });
+        return 0;
+      case K::SpawnBroadcast:
+        pool::spawn_broadcast<P, M>([&r, id, pool, k = n.kids[0]](BroadcastContext ctx) {
+          if (r.log) r.log->add(fact::spawn_broadcast_index(id, ctx.index(), ctx.num_threads()));
+          detached(r, id, pool, k, "spawn_broadcast");
         });
         return 0;
     }
     return 0;
+  }
+
+  // The body of a detached job (a spawn, or a copy of a spawn_broadcast;
+  // `kind` names it in the log): kid `k` run, counted as done however it
+  // ends, its exception logged and passed on to the pool's panic handler.
+  static void detached(ProgramRun& r, std::uint16_t id, std::size_t pool, std::uint16_t k, const char* kind) {
+    try {
+      exec(r, k, pool);
+    } catch (const Thrown& t) {
+      if (r.log) r.log->add(fact::spawn_exception(id, t.id, kind));
+      r.spawns_done.fetch_add(1);
+      throw;  // to the pool's panic handler
+    } catch (...) {
+      r.spawns_done.fetch_add(1);
+      throw;
+    }
+    if (r.log) r.log->add(fact::spawn_returned(id, kind));
+    r.spawns_done.fetch_add(1);
   }
 
   // The running thread's name (rayon's thread::current().name()), where the
@@ -120,7 +136,7 @@ struct ProgramScenarios {
     }
   }
 
-  // A scope (Scope or ScopeFifo) spawning each kid; its value is the sum of
+  // A scope (Scope, ScopeFifo or InPlaceScope) spawning each kid; its value is the sum of
   // the kids that returned. `started(i)` and `finished()` run in each job.
   template <class Started, class Finished>
   static std::uint64_t scope_node(ProgramRun& r, std::uint16_t id, std::size_t pool, Started started,
@@ -137,7 +153,17 @@ struct ProgramScenarios {
     };
     if (n.kind == Program::Kind::ScopeFifo) {
       pool::scope_fifo<P, M>([&](ScopeFifo& s) {
-        for (std::size_t i = 0; i < n.kids.size(); ++i) s.spawn_fifo([&job, i](ScopeFifo&) { job(i); });
+        for (std::size_t i = 0; i < n.kids.size(); ++i) {
+          if (wrong(r, WrongPort::FifoAsLifo)) {  // Scope::spawn's way, on the FIFO scope
+            s.base().registry().inject_or_push(s.base().spawn_job_ref(&s, [&job, i](ScopeFifo&) { job(i); }));
+          } else {
+            s.spawn_fifo([&job, i](ScopeFifo&) { job(i); });
+          }
+        }
+      });
+    } else if (n.kind == Program::Kind::InPlaceScope) {
+      pool::in_place_scope<P, M>([&](Scope& s) {
+        for (std::size_t i = 0; i < n.kids.size(); ++i) s.spawn([&job, i](Scope&) { job(i); });
       });
     } else {
       pool::scope<P, M>([&](Scope& s) {
