@@ -13,6 +13,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <random>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -24,6 +25,7 @@
 #include "wsstress/stress/run_flags.hpp"
 #include "wsstress/shown.hpp"
 #include "wsstress/sim/fuzz_input.hpp"
+#include "wsstress/sim/reads_from.hpp"
 #include "wsstress/stress/catalog.hpp"
 #include "wsstress/stress/sweep.hpp"
 
@@ -168,8 +170,63 @@ int report_fuzz(const FuzzOptions& o, const FuzzRun& run, const std::string& cor
   return kInternal;
 }
 
+// --reads-from: the loop runs here (no fuzz target); its finding is a
+// reproducer at once, as exact as the target's.
+int reads_from_command(const FuzzOptions& o) {
+  if (mkdir(o.out_dir.c_str(), 0755) != 0 && errno != EEXIST) {
+    std::fprintf(stderr, "wsstress: error: --out: cannot create %s: %s\n", shown(o.out_dir).c_str(), std::strerror(errno));
+    return kUsage;
+  }
+  sim::ReadsFromOptions ro;
+  ro.mutant = o.mutant;
+  ro.scenario = o.scenario;
+  ro.seed = o.seed != 0 ? o.seed : std::random_device{}();
+  ro.max_schedules = o.runs != 0 ? o.runs : UINT64_MAX;
+  ro.max_seconds = o.time_s;
+  ro.max_constraints = o.max_constraints;
+  const std::string scenario = sim::reads_from_scenario(o.mutant, o.scenario);
+  std::fprintf(text_out(), "fuzz: reads-from fuzzing (in process), mutant %s, scenario %s, seed %llu, at most %u constraints\n",
+               o.mutant.c_str(), scenario.c_str(), static_cast<unsigned long long>(ro.seed), ro.max_constraints);
+  const bool tty = !o.quiet && isatty(2);
+  const sim::ReadsFromResult r = sim::reads_from_fuzz(ro, [&](const sim::ReadsFromResult& p) {
+    if (tty) std::fprintf(stderr, "\rfuzz reads-from: %.0f s, %llu schedules, %zu pairs, corpus %zu   ", p.seconds,
+                          static_cast<unsigned long long>(p.schedules), p.pairs, p.corpus);
+  });
+  if (tty) std::fprintf(stderr, "\n");
+  nlohmann::json j = {{"schema", "wsstress.fuzz/1"}, {"target", "schedule"}, {"mutant", o.mutant},
+                      {"scenario", o.scenario.empty() ? nlohmann::json() : nlohmann::json(o.scenario)},
+                      {"engine", "reads-from (in process)"}, {"seconds", r.seconds}, {"runs", r.schedules},
+                      {"exec_per_s", r.seconds > 0 ? static_cast<double>(r.schedules) / r.seconds : 0.0},
+                      {"coverage", r.pairs}, {"failures", nlohmann::json::array()}, {"stopped_by", nullptr}};
+  int code = kOk;
+  if (r.found) {
+    const std::string path = o.out_dir + "/reads-from-" + std::to_string(ro.seed) + ".repro";
+    const Result<void> written = write_output(path, sim::write_repro(r.repro));
+    if (!written) std::fprintf(stderr, "wsstress: error: %s\n", written.error().c_str());
+    std::string cs;
+    for (const std::string& c : r.constraints) cs += (cs.empty() ? "" : ", ") + c;
+    std::fprintf(text_out(), "fuzz: FINDING after %llu schedules in %.1f s (%zu kept, %zu reads-from pairs)\n",
+                 static_cast<unsigned long long>(r.schedules), r.seconds, r.corpus, r.pairs);
+    std::fprintf(text_out(), "  constraints: %s\n", cs.empty() ? "none (the walk alone)" : cs.c_str());
+    std::fprintf(text_out(), "  simulator:   %s: %s (%s)\n", r.repro.verdict.c_str(), r.repro.message.c_str(),
+                 sim::memory_name(r.repro.config.memory));
+    std::fprintf(text_out(), "  reproducer:  %s (exact: every scheduling decision recorded)\n", path.c_str());
+    std::fprintf(text_out(), "  replay:      %s\n", stress::repro_replay_command(path, true).c_str());
+    j["failures"].push_back({{"verdict", r.repro.verdict}, {"message", r.repro.message}, {"crash", nullptr},
+                             {"repro", path}, {"replay", stress::repro_replay_command(path)},
+                             {"executions", r.schedules}, {"at_seconds", r.seconds}});
+    code = kFailed;
+  } else {
+    std::fprintf(text_out(), "fuzz: no finding: %llu schedules in %.1f s, %zu reads-from pairs, corpus %zu, %llu postponed loads run by force\n",
+                 static_cast<unsigned long long>(r.schedules), r.seconds, r.pairs, r.corpus,
+                 static_cast<unsigned long long>(r.forced));
+  }
+  return o.json_path.empty() ? code : write_report("--json", o.json_path, j.dump(2) + "\n", code);
+}
+
 int fuzz_command(const FuzzOptions& o) {
   if (!o.convert.empty()) return convert_command(o);
+  if (o.reads_from) return reads_from_command(o);
   const std::string bin_dir = o.fuzz_bin.empty() ? default_fuzz_bin(o.self) : o.fuzz_bin;
   const std::string bin = bin_dir + "/" + o.target + "_fuzzer";
   if (!is_exec(bin)) {
@@ -218,6 +275,14 @@ void add_fuzz_options(CLI::App* cmd, FuzzOptions& o) {
       ->check(whole_range(0, 1000000000000));
   cmd->add_option("--fuzzer-seed", o.seed, "libFuzzer's random seed (0: its own choice)")
       ->check(whole_range(0, 4294967295));
+  cmd->add_flag("--reads-from", o.reads_from,
+                "--target schedule: reads-from fuzzing (RFF) in this process instead of the fuzz target: abstract "
+                "schedules of reads-from constraints, kept for new reads-from pairs; --runs counts schedules, "
+                "--fuzzer-seed seeds it");
+  cmd->add_option("--max-constraints", o.max_constraints,
+                  "--reads-from: constraints per abstract schedule (0: none, a seeded random walk per schedule)")
+      ->check(whole_range(0, 64))
+      ->capture_default_str();
   completes_files(cmd->add_option("--out", o.out_dir, "folder for the working corpus and findings"))
       ->capture_default_str();
   completes_files(cmd->add_option("--fuzz-bin", o.fuzz_bin, "folder of the fuzz targets (default: the build's fuzz/)"))
@@ -234,6 +299,7 @@ void add_fuzz_options(CLI::App* cmd, FuzzOptions& o) {
       "  wsstress fuzz --target schedule --scenario inject --mutant no_gate5 --max-seconds 60\n"
       "  wsstress fuzz --target program --fuzzer-seed 1 --runs 10000\n"
       "  wsstress fuzz --target oracle --fuzzer-seed 1 --runs 10000   # differential: port vs rayon-core\n"
+      "  wsstress fuzz --target schedule --reads-from --mutant no_gate5 --fuzzer-seed 1 --runs 2000\n"
       "  wsstress fuzz --convert crash-1234 --repro f.repro   # then: wsstress replay f.repro");
 }
 
@@ -252,6 +318,8 @@ Subcommand add_fuzz(CLI::App& parent, const std::string& self) {
     auto ok = claim_stdout({{"--convert", &o->convert}, {"--json", &o->json_path}, {"--repro", &o->repro_path}});
     if (!ok) return usage_error(ok.error());
     if (!o->scenario.empty() && o->target != "schedule") return usage_error("--scenario is for --target schedule");
+    if (o->reads_from && o->target != "schedule") return usage_error("--reads-from is for --target schedule");
+    if (o->reads_from && !o->convert.empty()) return usage_error("--reads-from fuzzes; --convert converts: give one");
     return fuzz_command(*o);
   }};
 }

@@ -16,7 +16,7 @@ complete_words() {  # the words typed so far; the last is being completed
 [ "$(complete_words wsstress run --scen)" = "--scenario" ] || fail "option: $(complete_words wsstress run --scen)"
 [ "$(complete_words wsstress sim --strategy p)" = "portfolio pct pos" ] || fail "value: $(complete_words wsstress sim --strategy p)"
 # Issue #39 item 11: the values come from the options' own lists.
-[ "$(complete_words wsstress sim --strategy s)" = "sleep-first" ] || fail "sleep-first: $(complete_words wsstress sim --strategy s)"
+[ "$(complete_words wsstress sim --strategy s)" = "surw surw-sleep sleep-first" ] || fail "surw surw-sleep sleep-first: $(complete_words wsstress sim --strategy s)"
 case " $(complete_words wsstress relacy --model '') " in *" --"*|"  ") fail "--model: $(complete_words wsstress relacy --model '')";; esac
 case " $(complete_words wsstress relacy --model '') " in *" inject "*) ;; *) fail "--model lacks inject";; esac
 [ "$(complete_words wsstress mutants check --engine sim-t)" = "sim-tso" ] || fail "--engine: $(complete_words wsstress mutants check --engine sim-t)"

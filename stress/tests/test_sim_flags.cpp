@@ -22,7 +22,7 @@ sim::SimConfig resolved(std::uint64_t seed) {
 }
 
 TEST(StrategyRegistry, EveryStrategyFileRegisteredInRankOrder) {
-  EXPECT_EQ(sim::strategy_names(), (std::vector<std::string>{"portfolio", "random", "pct", "pos", "dfs", "sleep-first"}));
+  EXPECT_EQ(sim::strategy_names(), (std::vector<std::string>{"portfolio", "random", "pct", "pos", "surw", "surw-sleep", "dfs", "sleep-first"}));
   for (const sim::StrategyEntry* e : sim::all_strategies()) {
     EXPECT_EQ(sim::parse_strategy(e->kind.name()), e->kind);
     EXPECT_TRUE(e->make != nullptr || e->resolve != nullptr) << e->kind.name();

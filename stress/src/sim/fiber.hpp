@@ -30,6 +30,7 @@ struct TlsSlot {
 
 struct Fiber {
   std::uint32_t id = 0;
+  std::uint32_t parent = UINT32_MAX;  // the fiber that spawned it (none for main)
   std::string name;
   // The body returned (the stack holds only the entry frames). Declared
   // before ctx, so it is still alive while ctx's destructor frees the stack.

@@ -92,8 +92,13 @@ struct RecordingStack {
 
 }  // namespace
 
-Scheduler::Scheduler(const SimConfig& cfg)
-    : cfg_(resolve_strategy(cfg)), rng_(cfg.seed ^ 0x5bd1e995u), seed_stream_(cfg.seed), strategy_(make_strategy(cfg_, rng_)) {}
+Scheduler::Scheduler(const SimConfig& cfg, const Strategy* taught, bool trial)
+    : cfg_(resolve_strategy(cfg)),
+      rng_(cfg.seed ^ 0x5bd1e995u),
+      seed_stream_(cfg.seed),
+      strategy_(make_strategy(cfg_, rng_, taught)),
+      journal_(trial ? nullptr : CrashJournal::active()),
+      trial_(trial) {}
 
 SimResult Scheduler::run(const std::function<Verdict()>& body) {
   if (journal_ != nullptr) journal_->begin_execution();
@@ -145,7 +150,7 @@ void set_event_observer(EventObserver observer) noexcept { g_observer.store(obse
 void Scheduler::event(const Event& e, SrcLoc loc) {
   Fiber* f = current_;
   if (f == nullptr) return;
-  if (EventObserver observe = g_observer.load(std::memory_order_acquire)) observe(f->id, e);
+  if (EventObserver observe = trial_ ? nullptr : g_observer.load(std::memory_order_acquire)) observe(f->id, e);
   f->pool_loc = loc;  // the pool's line nearest to a lock taken inside <unique_lock.h>
   if (cfg_.record_trace) {
     trace_.push_back({steps_, f->id, Op::Event, loc.file, loc.line, static_cast<std::uint64_t>(e.kind), e.a, e.b});
@@ -176,6 +181,7 @@ Fiber* Scheduler::spawn_fiber(std::string name, std::function<void()> body) {
   auto f = std::make_unique<Fiber>();
   Fiber* raw = f.get();
   raw->id = static_cast<std::uint32_t>(fibers_.size());
+  if (current_ != nullptr) raw->parent = current_->id;
   raw->name = std::move(name) + "#" + std::to_string(raw->id);
   if (cpp()) mem_.start(raw->mem, raw->id, current_ != nullptr ? &current_->mem : nullptr);
   raw->body = std::move(body);

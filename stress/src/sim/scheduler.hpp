@@ -25,8 +25,13 @@ namespace wsstress::sim {
 
 class Scheduler {
  public:
-  explicit Scheduler(const SimConfig& cfg);
+  // `taught`: the strategy of a trial run this run's strategy learns from
+  // (StrategyEntry::after_trial). A `trial` run is one: it journals no
+  // decision and shows no event observer its events.
+  explicit Scheduler(const SimConfig& cfg, const Strategy* taught = nullptr, bool trial = false);
   SimResult run(const std::function<stress::Verdict()>& body);
+  // After run(): the strategy, for a run that learns from this one.
+  std::unique_ptr<Strategy> take_strategy() noexcept { return std::move(strategy_); }
 
   // ---- called from fibers (through sim.hpp's detail functions) ----
   Fiber* current() const noexcept { return current_; }
@@ -116,6 +121,7 @@ class Scheduler {
   std::vector<std::uint32_t> schedule_;
   std::vector<Action> runnable_;
   CrashJournal* journal_ = CrashJournal::active();  // a guarded campaign's child: each decision, as it is made
+  bool trial_ = false;
   std::vector<TracePoint> trace_;
   // The last kEventRing pool events with their payloads, for a failure's dump
   // (its last kDumpEvents) and a stall's explanation (explain.hpp): plain

@@ -38,15 +38,35 @@ thread_local Scheduler* t_sched = nullptr;
 Scheduler& sched() { return *t_sched; }
 }  // namespace
 
-SimResult simulate(const SimConfig& config, const std::function<stress::Verdict()>& body) {
-  if (t_sched != nullptr) throw std::logic_error("simulate() is not reentrant");
+namespace {
+// One run of `body` under a fresh scheduler; `keep` takes its strategy.
+SimResult run_once(const SimConfig& config, const std::function<stress::Verdict()>& body, const Strategy* taught,
+                   bool trial, std::unique_ptr<Strategy>* keep) {
   stress::WorkerTable::get().clear();
   stress::LiveState::get().reset();
-  Scheduler s(config);
+  Scheduler s(config, taught, trial);
   t_sched = &s;
   SimResult r = s.run(body);
   t_sched = nullptr;
+  if (keep != nullptr) *keep = s.take_strategy();
   return r;
+}
+}  // namespace
+
+// A strategy that learns from a trial run (SURW) gets one first: the same
+// seed and program, no recorded schedule to follow, its verdict dropped. So
+// the seed alone fixes what it learns, and a replay learns it again.
+SimResult simulate(const SimConfig& config, const std::function<stress::Verdict()>& body) {
+  if (t_sched != nullptr) throw std::logic_error("simulate() is not reentrant");
+  const StrategyEntry* e = find_strategy(resolve_strategy(config).strategy);
+  std::unique_ptr<Strategy> trial;
+  if (e != nullptr && e->after_trial != nullptr) {
+    SimConfig tc = config;
+    tc.forced.clear();
+    tc.record_trace = false;
+    run_once(tc, body, nullptr, /*trial=*/true, &trial);
+  }
+  return run_once(config, body, trial.get(), /*trial=*/false, nullptr);
 }
 
 bool SimMutex::try_lock(SrcLoc loc) {

@@ -117,14 +117,15 @@ SimConfig resolve_strategy(const SimConfig& config) {
   return e != nullptr && e->resolve != nullptr ? e->resolve(c) : c;
 }
 
-std::unique_ptr<Strategy> make_strategy(const SimConfig& config, SplitMix64& rng) {
+std::unique_ptr<Strategy> make_strategy(const SimConfig& config, SplitMix64& rng, const Strategy* taught) {
   const StrategyEntry* e = find_strategy(config.strategy);
   if (e == nullptr || e->make == nullptr) {  // parse_strategy gives registered names; resolve_strategy ran
     std::fprintf(stderr, "wsstress: internal error: strategy '%s' cannot run (not registered, or not resolved)\n",
                  strategy_name(config.strategy));
     std::abort();
   }
-  std::unique_ptr<Strategy> s = e->make(config, rng);
+  std::unique_ptr<Strategy> s =
+      taught != nullptr && e->after_trial != nullptr ? e->after_trial(config, rng, *taught) : e->make(config, rng);
   if (!config.forced.empty()) s = make_replay(config.forced, std::move(s));
   return s;
 }

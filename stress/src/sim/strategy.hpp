@@ -80,8 +80,9 @@ class Strategy {
 // The strategy a configuration asks for (its registry entry's factory,
 // strategies.hpp; the configuration is resolved already), replaying
 // `config.forced` first if it is not empty. `rng` is the scheduler's generator
-// and outlives it.
-std::unique_ptr<Strategy> make_strategy(const SimConfig& config, SplitMix64& rng);
+// and outlives it. `taught`: a trial run's strategy, which the entry's
+// after_trial learns from (null: the entry's `make`).
+std::unique_ptr<Strategy> make_strategy(const SimConfig& config, SplitMix64& rng, const Strategy* taught = nullptr);
 
 // PCT's pick (strategies/pct.cpp), for PCT and for the fuzz strategy's PCT
 // encoding: at a change point the fiber that ran last drops below every

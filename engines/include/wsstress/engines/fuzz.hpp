@@ -31,6 +31,10 @@ struct FuzzOptions {
   std::string out_dir = "wsstress-fuzz";
   std::string json_path;
   std::uint64_t runs = 0, seed = 0;
+  // --reads-from: reads-from fuzzing in this process (sim/reads_from.hpp)
+  // instead of the fuzz target; abstract schedules of at most max_constraints.
+  bool reads_from = false;
+  unsigned max_constraints = 4;
   bool quiet = false;
   std::string self;
 };

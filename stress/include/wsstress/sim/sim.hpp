@@ -74,6 +74,8 @@ enum class Op : std::uint8_t {
 };
 const char* op_name(Op op) noexcept;
 
+struct ReadsFromRun;  // reads_from.hpp
+
 struct SimConfig {
   std::uint64_t seed = 0;
   StrategyKind strategy = StrategyKind::Random;  // strategies.hpp
@@ -93,6 +95,10 @@ struct SimConfig {
   std::vector<std::uint32_t> forced;      // a recorded schedule to follow (replay)
   std::vector<std::uint8_t> fuzz_bytes;   // Fuzz: one byte per decision (a fuzzer's input), then the seed's draws
   bool record_trace = false;              // keep every point (for --trace / --trace-out)
+  // Reads-from fuzzing (reads_from.hpp): the abstract schedule the
+  // "reads-from" strategy steers toward, and where it reports the pairs seen;
+  // the loop's, never in a reproducer (null: a random walk).
+  ReadsFromRun* reads_from = nullptr;
 };
 
 // One scheduling point as recorded in a trace.

@@ -58,6 +58,10 @@ struct StrategyEntry {
   // A strategy that runs another one per seed (the portfolio): the
   // configuration actually run, whose strategy has a `make`. Null for the rest.
   SimConfig (*resolve)(const SimConfig& config) = nullptr;
+  // A strategy that learns from a trial run of the same seed (SURW's event
+  // counts): simulate() first runs the program under `make`'s strategy, then
+  // under this one, made from the trial's. Null for the rest.
+  std::unique_ptr<Strategy> (*after_trial)(const SimConfig& config, SplitMix64& rng, const Strategy& trial) = nullptr;
 };
 
 const char* strategy_name(StrategyKind s) noexcept;  // its name
