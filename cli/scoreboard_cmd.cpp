@@ -139,7 +139,7 @@ int scoreboard_command(const ScoreboardOptions& o) {
   std::fflush(text_out());
   engines::ScoreboardReport report;
   {
-    ProgressBar bar(!o.quiet, 0, "scoreboard");
+    ProgressBar bar(!o.quiet, 0, "scoreboard", "runs");
     const auto t0 = std::chrono::steady_clock::now();
     try {
       report = engines::run_scoreboard(o.spec, [&](std::size_t done, std::size_t total) {
