@@ -204,7 +204,7 @@ void add_options(CLI::App* cmd, ScoreboardOptions& o) {
       "Examples:\n"
       "  wsstress scoreboard --runs 20 --budget 300 --jobs 2 --svg board.svg --json board.json\n"
       "  wsstress scoreboard --runs 3 --budget 200 --strategies pct,pos --mutants none,late_is_blocked_lock\n"
-      "  wsstress scoreboard --mutants '' --scenarios 'sct_*:fails'   # a scenario family with known bugs");
+      "  wsstress scoreboard --mutants '' --scenarios 'cross*' --runs 5 --budget 100   # a scenario family, must pass");
 }
 
 }  // namespace

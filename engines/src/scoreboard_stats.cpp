@@ -103,7 +103,7 @@ std::vector<StrategySummary> strategy_summaries(const ScoreboardReport& r) {
         }
         if (best) ++sum.best;
       }
-      out.push_back(sum);
+      if (sum.targets > 0) out.push_back(sum);  // a board of clean targets has no line
     }
   }
   return out;

@@ -118,7 +118,7 @@ std::vector<double> found_share(const ScoreboardReport& r, sim::StrategyKind s, 
 
 // One line per strategy and model: runs found of those expected to fail,
 // targets found in every run, targets whose median it had (alone or tied)
-// best among the strategies.
+// best among the strategies; none where the model has no such target.
 struct StrategySummary {
   sim::StrategyKind strategy = sim::StrategyKind::Random;
   sim::MemoryModel memory = sim::MemoryModel::SC;
