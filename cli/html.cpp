@@ -202,7 +202,7 @@ std::string matrix_html(const std::vector<stress::MatrixReport>& per_engine) {
 }
 
 std::string scoreboard_html(const engines::ScoreboardReport& r) {
-  std::string body = "<h1>wsstress scoreboard</h1>\n<p>" + escape(scoreboard_header_text(r.spec, 0)) + "; " +
+  std::string body = "<h1>wsstress scoreboard</h1>\n<p>" + escape(scoreboard_header_text(r.spec, r.cells.size() * r.spec.runs)) + "; " +
                      std::to_string(r.cells.size()) + " cells in " + std::to_string(static_cast<long>(r.elapsed_s)) +
                      " s</p>\n";
   std::string svg = scoreboard_svg(r);

@@ -71,6 +71,7 @@ paths = svg.findall("{http://www.w3.org/2000/svg}path")
 assert len(paths) == 2 * 2, len(paths)
 html = open("board.html").read()
 assert "<svg" in html and "late_is_blocked_lock" in html and "http" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "")
+assert "; 36 runs, 2 jobs" in html, "the page's header counts the runs"
 print(f"scoreboard: {len(b['cells'])} cells match their direct sim sweeps; {misses} misses")
 EOF
 
