@@ -22,6 +22,8 @@ Subcommand add_mutants(CLI::App& parent, const std::string& self);
 Subcommand add_oracle(CLI::App& parent);
 // `report merge`: the shard reports of one run or sim campaign as one (report_merge.cpp).
 Subcommand add_report(CLI::App& parent);
+// `scoreboard`: schedules to the first failure per strategy, model and mutant (scoreboard_cmd.cpp).
+Subcommand add_scoreboard(CLI::App& parent);
 
 // Hidden: completions and man page sections from the parser (generate.cpp).
 Subcommand add_generate(CLI::App& app);

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report.hpp"
+#include "scoreboard_render.hpp"
 #include "timeline.hpp"
 
 namespace wsstress::cli {
@@ -198,6 +199,50 @@ std::string matrix_html(const std::vector<stress::MatrixReport>& per_engine) {
     body += "</tr>\n";
   }
   return page("wsstress mutant matrix", body + "</table>\n");
+}
+
+std::string scoreboard_html(const engines::ScoreboardReport& r) {
+  std::string body = "<h1>wsstress scoreboard</h1>\n<p>" + escape(scoreboard_header_text(r.spec, r.cells.size() * r.spec.runs)) + "; " +
+                     std::to_string(r.cells.size()) + " cells in " + std::to_string(static_cast<long>(r.elapsed_s)) +
+                     " s</p>\n";
+  std::string svg = scoreboard_svg(r);
+  svg.erase(0, svg.find("<svg"));  // inline: no XML prolog
+  body += svg + "<p>Each cell: median / 90th percentile of the schedules to the first failure / runs that missed "
+                "within the budget (-: beyond it); hover for the median run's replay command.</p>\n<table>\n"
+                "<tr><th>target</th><th>memory</th>";
+  for (auto s : r.spec.strategies) body += "<th>" + escape(sim::strategy_name(s)) + "</th>";
+  body += "</tr>\n";
+  for (std::size_t t = 0; t < r.spec.targets.size(); ++t) {
+    const engines::ScoreTarget& target = r.spec.targets[t];
+    for (sim::MemoryModel m : r.spec.memories) {
+      std::string row;
+      for (sim::StrategyKind s : r.spec.strategies) {
+        const engines::ScoreCell* c = engines::find_cell(r, t, s, m);
+        if (c == nullptr) {
+          row += "<td></td>";
+          continue;
+        }
+        const engines::ScoreStats st = engines::score_stats(*c, target);
+        std::string replay;  // the run at the median, if it found one
+        for (const engines::ScoreRun& run : c->runs) {
+          if (run.found && st.median && run.schedules == *st.median) replay = run.replay;
+        }
+        const char* cls = !st.unexpected.empty() ? "unexpected" : st.misses == st.runs ? "clean" : "caught";
+        row += std::string("<td class=\"") + cls + "\" title=\"" + escape(replay) + "\">" +
+               escape(scoreboard_cell_text(st, target.expect_failure)) + "</td>";
+      }
+      if (row.find("<td class") == std::string::npos) continue;
+      body += "<tr><td>" + escape(target.name) + "</td><td>" + sim::memory_name(m) + "</td>" + row + "</tr>\n";
+    }
+  }
+  body += "</table>\n<h2>Summary (targets expected to fail)</h2>\n<pre>";
+  for (const engines::StrategySummary& s : engines::strategy_summaries(r)) {
+    body += escape(std::string(sim::memory_name(s.memory)) + " " + sim::strategy_name(s.strategy) + ": found " +
+                   std::to_string(s.found) + "/" + std::to_string(s.runs) + " runs, " + std::to_string(s.always_found) +
+                   "/" + std::to_string(s.targets) + " targets in every run, best median on " + std::to_string(s.best)) +
+            "\n";
+  }
+  return page("wsstress scoreboard", body + "</pre>\n");
 }
 
 }  // namespace wsstress::cli

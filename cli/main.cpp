@@ -71,7 +71,7 @@ int main(int argc, char** argv) {
   const std::string self = self_path(argv[0]);
   const std::vector<Subcommand> commands = {add_smoke(app),         add_run(app),    add_sim(app),
                                             add_replay(app),        add_fuzz(app, self), add_relacy(app),
-                                            add_mutants(app, self), add_oracle(app), add_report(app),
+                                            add_mutants(app, self), add_oracle(app), add_report(app), add_scoreboard(app),
                                             add_help(app),          add_generate(app)};
   const std::vector<std::string> args = modern_arguments(argc, argv);
   if (auto bad = unknown_subcommand(app, args)) return usage_error(*bad);

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 
 namespace wsstress::cli {
 
@@ -37,8 +38,8 @@ std::string seconds_text(double s) {
 
 }  // namespace
 
-ProgressBar::ProgressBar(bool enabled, double max_seconds, std::string what)
-    : enabled_(enabled), tty_(isatty(2) != 0), max_seconds_(max_seconds) {
+ProgressBar::ProgressBar(bool enabled, double max_seconds, std::string what, std::string unit)
+    : enabled_(enabled), tty_(isatty(2) != 0), max_seconds_(max_seconds), unit_(std::move(unit)) {
   if (const char* e = std::getenv("WSSTRESS_STATUS_EVERY")) {
     char* end = nullptr;
     const double v = std::strtod(e, &end);
@@ -53,8 +54,8 @@ ProgressBar::ProgressBar(bool enabled, double max_seconds, std::string what)
 std::string ProgressBar::line(std::uint64_t done, std::uint64_t total, double elapsed, bool final) const {
   const double rate = elapsed > 0 ? done / elapsed : 0;
   char head[160];
-  std::snprintf(head, sizeof head, "%llu/%llu seeds  %.1f/s  %s", static_cast<unsigned long long>(done),
-                static_cast<unsigned long long>(total), rate, seconds_text(elapsed).c_str());
+  std::snprintf(head, sizeof head, "%llu/%llu %s  %.1f/s  %s", static_cast<unsigned long long>(done),
+                static_cast<unsigned long long>(total), unit_.c_str(), rate, seconds_text(elapsed).c_str());
   std::string text = head;
   if (!final) {
     // The seeds left at this rate, or the time budget left, whichever ends first.

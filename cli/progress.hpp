@@ -13,8 +13,9 @@ namespace wsstress::cli {
 
 class ProgressBar {
  public:
-  // `what`: the sweep, e.g. "run: scenario join" (the first line off a terminal).
-  ProgressBar(bool enabled, double max_seconds, std::string what);
+  // `what`: the sweep, e.g. "run: scenario join" (the first line off a terminal);
+  // `unit`: what `done` counts.
+  ProgressBar(bool enabled, double max_seconds, std::string what, std::string unit = "seeds");
   ~ProgressBar() { finish(); }
   ProgressBar(const ProgressBar&) = delete;
   ProgressBar& operator=(const ProgressBar&) = delete;
@@ -29,6 +30,7 @@ class ProgressBar {
   bool enabled_;
   bool tty_;
   double max_seconds_;
+  std::string unit_;
   double every_ = 10;       // off a terminal: seconds between status lines
   double last_status_ = 0;  // off a terminal: when the last one was written
   bool drawn_ = false;

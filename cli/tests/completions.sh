@@ -26,8 +26,11 @@ case " $(complete_words wsstress relacy --mutant al)" in " all") ;; *) fail "rel
 [ "$(complete_words wsstress fuzz --scenario in)" = "inject" ] || fail "fuzz --scenario: $(complete_words wsstress fuzz --scenario in)"
 case " $(complete_words wsstress mutants check --)" in *" --max-seconds "*) ;; *) fail "check's options";; esac
 case " $(complete_words wsstress run --mutant no_sl)" in *"no_sleep_fence"*) ;; *) fail "mutant names";; esac
+[ "$(complete_words wsstress scoreboard --memory t)" = "tso" ] || fail "scoreboard --memory: $(complete_words wsstress scoreboard --memory t)"
+case " $(complete_words wsstress scoreboard --mutants ca)" in " caught") ;; *) fail "scoreboard --mutants caught";; esac
+[ "$(complete_words wsstress scoreboard --scenarios cro)" = "cross cross_scope" ] || fail "scoreboard --scenarios: $(complete_words wsstress scoreboard --scenarios cro)"
 zsh -n "$dir/_wsstress" || fail "the zsh completion does not parse"
-for s in smoke run sim replay fuzz relacy "mutants list" "mutants check" help; do
+for s in smoke run sim replay fuzz relacy "mutants list" "mutants check" scoreboard help; do
   grep -q "^\.SS \"wsstress $s\"" "$dir/wsstress.1" || fail "the man page has no section for '$s'"
 done
 echo "ok: bash completes subcommands, options and values; zsh parses; the man page has every subcommand"

@@ -5,6 +5,7 @@
 // strategies (random walk, sleep-first, portfolio, under SC) only measure.
 // A simulated seed is the whole interleaving, so rerunning it is the replay.
 #include "wsstress/engines/engine.hpp"
+#include "wsstress/engines/scoreboard.hpp"
 #include "wsstress/sim/engine.hpp"
 #include "wsstress/sim/flags.hpp"
 
@@ -147,6 +148,17 @@ class StrategyEngine final : public MeasuringEngine {
 };
 
 }  // namespace
+
+Expect simulator_expects(const MutantInfo& m, MemoryModel memory) {
+  const SimulatorRow& r = row_of(simulator_rows::kRows, m.id);
+  switch (memory) {
+    case MemoryModel::SC: return r.sc;
+    case MemoryModel::TSO: return r.tso;
+    case MemoryModel::CPP: return r.cpp;
+  }
+  return Expect::Maybe;
+}
+
 }  // namespace wsstress::engines
 
 namespace wsstress::engines {

@@ -240,7 +240,8 @@ SimCampaignReport run_guarded_campaign(const SimCampaignSpec& spec, const stress
       break;
     }
     if (pid == 0) child_main(spec, from, b.max_seconds > 0 ? left : 0, report.runs, elapsed(), progress, journal, parent);
-    const bool go_on = account_child(spec, journal, wait_for(pid), elapsed(), report);
+    const int status = wait_for(pid);  // before elapsed(): argument order is unspecified
+    const bool go_on = account_child(spec, journal, status, elapsed(), report);
     if (progress) progress(report.runs, report.seeds_planned, elapsed());  // the parent's bar ends the line
     if (!go_on || journal.header().seed > b.seeds.to - b.shard.count) break;  // no next seed in the shard
     from = journal.header().seed + b.shard.count;

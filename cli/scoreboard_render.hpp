@@ -1,0 +1,28 @@
+// The scoreboard's renderings, from the one report run_scoreboard returns
+// (engines/scoreboard.hpp) and its statistics: the table as text (a Markdown
+// table, so the README takes it as printed), JSON, the cumulative plot as SVG
+// (scoreboard_svg.cpp); html.hpp's scoreboard_html holds both in one page. They format; they
+// never run anything.
+#pragma once
+
+#include <string>
+
+#include "wsstress/engines/scoreboard.hpp"
+
+namespace wsstress::cli {
+
+// What the board will run, one line.
+std::string scoreboard_header_text(const engines::ScoreboardSpec& spec, std::size_t total_runs);
+// The schedules table, the seconds table, and a summary line per strategy and model.
+std::string scoreboard_text(const engines::ScoreboardReport& r);
+// Schema wsstress.scoreboard/1: the spec, every cell's statistics and runs (with replay lines), the summaries.
+std::string scoreboard_json(const engines::ScoreboardReport& r);
+// The cumulative plot: one panel per memory model, one line per strategy.
+std::string scoreboard_svg(const engines::ScoreboardReport& r);
+// A cell of the schedules table: "median / p90 / misses"; a clean target's "pass" or "FAILED k/n".
+std::string scoreboard_cell_text(const engines::ScoreStats& s, bool expect_failure);
+// 3 if a run could not be made (the tool failed), else 1 if a clean target
+// failed, else 128 + the signal that stopped it, else 0.
+int scoreboard_exit_code(const engines::ScoreboardReport& r);
+
+}  // namespace wsstress::cli
