@@ -57,7 +57,7 @@ TEST_P(Determinism, SameSeedSameTraceHashTwice) {
 
 std::vector<Case> all_cases() {
   std::vector<Case> v;
-  for (const std::string& s : stress::scenario_names()) {
+  for (const std::string& s : stress::pool_scenario_names()) {
     v.push_back({s, MemoryModel::SC});
     v.push_back({s, MemoryModel::TSO});
   }

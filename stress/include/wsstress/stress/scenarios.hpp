@@ -20,12 +20,15 @@
 //              checked against the sequential interpreter
 //   rendezvous join(a, b) where a waits for b to start: lost parallelism hangs
 //   mixed      each iteration one of the above, at random, by weight
+//   ext_*      programs nobody here wrote, with their known bugs, and their
+//              fixed twins (`_fixed`): scenarios/external.hpp; never in mixed
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "wsstress/stress/scenarios/common.hpp"
+#include "wsstress/stress/scenarios/external.hpp"
 #include "wsstress/stress/scenarios/pools.hpp"
 #include "wsstress/stress/scenarios/programs.hpp"
 #include "wsstress/stress/scenarios/scopes.hpp"
@@ -49,7 +52,10 @@ namespace wsstress::stress {
 // for work posted to internal queues, since it is ok to overlook work in that
 // case"), so mixed leaves it out where the engine reorders memory
 // (Env::reorders_memory). Adding a scenario is one entry here and its member
-// function in a family.
+// function in a family. The external programs come last, from their own list
+// (scenarios/external_programs.hpp), outside mixed and the schedule fuzzer:
+// their buggy halves fail by design, and the lists' order keeps stored
+// corpora and mixed seeds meaning what they meant.
 #define WSSTRESS_SCENARIOS(X)           \
   X(join, 1, true, false)               \
   X(inject, 1, true, false)             \
@@ -61,7 +67,11 @@ namespace wsstress::stress {
   X(program, 1, true, false)            \
   X(cross_scope, 1, false, false)       \
   X(rendezvous, 2, false, true)         \
-  X(mixed, 0, false, false)
+  X(mixed, 0, false, false)             \
+  WSSTRESS_EXTERNAL_PROGRAMS(WSSTRESS_EXTERNAL_SCENARIO, X)
+
+// An external program's row as a scenario: never drawn by mixed or fuzzed.
+#define WSSTRESS_EXTERNAL_SCENARIO(X, name, source, fails, kind, memory) X(name, 0, false, false)
 
 struct ScenarioInfo {
   const char* name;
@@ -102,10 +112,19 @@ inline const std::vector<std::string>& scenario_names() {
   return names;
 }
 
+// The pool's own scenarios: every one but the external programs.
+inline std::vector<std::string> pool_scenario_names() {
+  std::vector<std::string> out;
+  for (const std::string& s : scenario_names()) {
+    if (find_external(s) == nullptr) out.push_back(s);
+  }
+  return out;
+}
+
 // Every scenario of the registry, from its family, and the two that run the
 // others: mixed and the dispatch by name.
 template <class P, class M>
-struct Scenarios : PoolScenarios<P, M>, ScopeScenarios<P, M>, ProgramScenarios<P, M> {
+struct Scenarios : PoolScenarios<P, M>, ScopeScenarios<P, M>, ProgramScenarios<P, M>, ExternalScenarios<P, M> {
   using C = Ctx<P, M>;
   using E = Env<P>;
 
