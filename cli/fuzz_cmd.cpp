@@ -50,8 +50,17 @@ Result<ConvertedFile> convert(const FuzzOptions& o, const std::string& crash, co
   Result<Converted> c = convert_crash(o, crash);
   if (!c) return fail(c.error());
   ConvertedFile out{std::move(*c), repro_path, {}};
+  if (out.crashed) {
+    out.repro_path = crash;  // nothing replayed to the end: the crash file is the reproducer
+    return out;
+  }
   out.written = write_output(repro_path, out.repro);
   return out;
+}
+
+// A crash input whose simulator replay crashes: converting it again shows the crash again.
+std::string crash_replay_command(const FuzzOptions& o, const std::string& crash) {
+  return stress::fuzz_command({.target = o.target, .convert = crash, .mutant = o.mutant, .scenario = o.scenario});
 }
 
 void print_converted(const FuzzOptions& o, const ConvertedFile& c, const std::string& crash) {
@@ -61,7 +70,11 @@ void print_converted(const FuzzOptions& o, const ConvertedFile& c, const std::st
     std::istringstream lines(c.program_text);
     for (std::string l; std::getline(lines, l);) std::fprintf(text_out(), "    %s\n", l.c_str());
   }
-  if (c.failing) {
+  if (c.crashed) {
+    std::fprintf(text_out(), "  simulator:   %s: %s\n", c.verdict.c_str(), c.message.c_str());
+    std::fprintf(text_out(), "  reproducer:  %s (the crash input; the simulator's replay of it crashes)\n", crash.c_str());
+    std::fprintf(text_out(), "  replay:      %s\n", crash_replay_command(o, crash).c_str());
+  } else if (c.failing) {
     std::fprintf(text_out(), "  simulator:   %s: %s\n", c.verdict.c_str(), c.message.c_str());
     std::fprintf(text_out(), "  reproducer:  %s (exact: every scheduling decision recorded)\n", c.repro_path.c_str());
     std::fprintf(text_out(), "  replay:      %s\n", stress::repro_replay_command(c.repro_path, true).c_str());
@@ -142,7 +155,7 @@ int report_fuzz(const FuzzOptions& o, const FuzzRun& run, const std::string& cor
                              {"message", c.message},
                              {"crash", run.crash},
                              {"repro", c.repro_path},
-                             {"replay", stress::repro_replay_command(c.repro_path)},
+                             {"replay", c.crashed ? crash_replay_command(o, run.crash) : stress::repro_replay_command(c.repro_path)},
                              {"executions", run.finding_execs},
                              {"at_seconds", secs}});
     return kFailed;

@@ -22,10 +22,13 @@
 #include <cstring>
 #include <regex>
 
+#include <nlohmann/json.hpp>
+
 #include "wsstress/companion.hpp"
 #include "wsstress/engines/engine.hpp"
 #include "wsstress/exit_code.hpp"
 #include "wsstress/shown.hpp"
+#include "wsstress/sim/engine.hpp"
 #include "wsstress/sim/fuzz_input.hpp"
 #include "wsstress/stress/run_flags.hpp"
 #include "wsstress/stress/sweep.hpp"
@@ -223,9 +226,9 @@ Result<std::vector<std::uint8_t>> read_bytes(const std::string& path) {
   return bytes;
 }
 
-}  // namespace
-
-Result<Converted> convert_crash(const FuzzOptions& o, const std::string& crash) {
+// The conversion itself: it replays the input in the simulator, in whichever
+// process calls it (convert_crash runs it in a child).
+Result<Converted> convert_here(const FuzzOptions& o, const std::string& crash) {
   const Result<std::vector<std::uint8_t>> read = read_bytes(crash);
   if (!read) return fail(read.error());
   const std::vector<std::uint8_t>& bytes = *read;
@@ -250,6 +253,74 @@ Result<Converted> convert_crash(const FuzzOptions& o, const std::string& crash) 
   c.verdict = rep.verdict;
   c.message = rep.message;
   c.repro = sim::write_repro(rep);
+  return c;
+}
+
+// The child's answer on its pipe, as JSON; its exit status says whether the
+// conversion failed (the message) or succeeded (the fields).
+void answer_from_child(int fd, const Result<Converted>& c) {
+  nlohmann::json j;
+  if (c) {
+    j = {{"failing", c->failing}, {"verdict", c->verdict}, {"message", c->message},
+         {"program_text", c->program_text}, {"repro", c->repro}};
+  } else {
+    j = {{"error", c.error()}};
+  }
+  const std::string text = j.dump();
+  for (std::size_t off = 0; off < text.size();) {
+    const ssize_t n = write(fd, text.data() + off, text.size() - off);
+    if (n <= 0) _exit(kInternal);
+    off += static_cast<std::size_t>(n);
+  }
+  _exit(kOk);
+}
+
+std::string read_to_end(int fd) {
+  std::string text;
+  char buf[65536];
+  for (ssize_t n; (n = read(fd, buf, sizeof buf)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    text.append(buf, static_cast<std::size_t>(n));
+  }
+  return text;
+}
+
+}  // namespace
+
+// A crash of the pool while the simulator replays the input would take the
+// tool down with it (blind round 3, a join that returns before its stolen
+// half ran): so the replay runs in a child, and a child killed by a signal is
+// a `crash` finding whose reproducer is the crash file itself.
+Result<Converted> convert_crash(const FuzzOptions& o, const std::string& crash) {
+  int fds[2];
+  if (pipe(fds) != 0) return fail(std::string("pipe: ") + std::strerror(errno));
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) return fail(std::string("fork: ") + std::strerror(errno));
+  if (pid == 0) {
+    close(fds[0]);
+    answer_from_child(fds[1], convert_here(o, crash));
+  }
+  close(fds[1]);
+  const std::string text = read_to_end(fds[0]);
+  close(fds[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  if (WIFEXITED(status) && WEXITSTATUS(status) == kOk) {
+    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    if (j.is_discarded()) return fail("the conversion's child answered no JSON");
+    if (j.contains("error")) return fail(j["error"].get<std::string>());
+    return Converted{.failing = j.value("failing", false), .verdict = j.value("verdict", ""),
+                     .message = j.value("message", ""), .program_text = j.value("program_text", ""),
+                     .repro = j.value("repro", "")};
+  }
+  Converted c;
+  c.failing = true;
+  c.crashed = true;
+  c.verdict = "crash";
+  c.message = "the pool under test crashed while the simulator replayed this input (" +
+              sim::process_end_text(status) + "); the crash input is the reproducer";
   return c;
 }
 

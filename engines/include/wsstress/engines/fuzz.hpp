@@ -77,12 +77,14 @@ FuzzRun watch_fuzzer(const FuzzOptions& o, pid_t pid, int fd);
 // A finding's input replayed in the simulator, and the reproducer it makes.
 struct Converted {
   bool failing = false;        // the reproducer fails when replayed
+  bool crashed = false;        // the replay crashed the process: no reproducer, the crash file is one
   std::string verdict, message, program_text;
   std::string repro;           // the reproducer file's text
 };
 // The crash file `crash` of o.target (with o.mutant, o.scenario): a
 // schedule input replays exactly; a program found on real threads is looked
-// for in the simulator (then its replay is exact too).
+// for in the simulator (then its replay is exact too). The replay runs in a
+// child process, so a pool that crashes is a `crash` finding, not our crash.
 Result<Converted> convert_crash(const FuzzOptions& o, const std::string& crash);
 
 }  // namespace wsstress::engines
