@@ -81,7 +81,15 @@ std::size_t exactly_once_run(Deque<P>::Flavor flavor, std::size_t batch, int thi
   while (started.load() < thieves) std::this_thread::yield();
   TestRng rng(42);
   std::size_t next = 0;
+  bool waited = false;
   while (next < kJobs) {
+    // Halfway, the owner waits for a first steal while its deque holds jobs,
+    // so a loaded machine whose thieves never got the CPU cannot leave the
+    // run without a race (it failed so at load 18); the second half races.
+    if (!waited && next >= kJobs / 2) {
+      while (stolen.load() == 0 && !d.stealer_is_empty()) std::this_thread::yield();
+      waited = true;
+    }
     const std::size_t k = 1 + rng.below(batch);
     for (std::size_t i = 0; i < k && next < kJobs; ++i) d.push(jobs.at(next++));
     const std::size_t pops = rng.below(k + 1);
@@ -104,7 +112,7 @@ std::size_t exactly_once_run(Deque<P>::Flavor flavor, std::size_t batch, int thi
 }
 
 // Up to ten runs, until the thieves win at least one race (every run must
-// hand out each job exactly once).
+// hand out each job exactly once); a run waits for a first steal halfway.
 void exactly_once(Deque<P>::Flavor flavor, std::size_t batch, int thieves) {
   std::size_t stolen = 0;
   for (int attempt = 0; attempt < 10 && stolen == 0 && !::testing::Test::HasFailure(); ++attempt) {
