@@ -94,43 +94,16 @@ void print_shrink(const sim::ShrinkReport& s) {
 // only the child; the shrunk reproducer comes back through a pipe. nullopt
 // (said on stderr) if the shrink could not finish: the reproducer stays as it was.
 std::optional<sim::Repro> shrink_guarded(const sim::Repro& r, bool quiet) {
-  int fds[2];
-  if (pipe(fds) != 0) return sim::shrink(r).after;
-  std::fflush(nullptr);
-  const pid_t pid = fork();
-  if (pid < 0) {
-    close(fds[0]);
-    close(fds[1]);
-    return sim::shrink(r).after;
-  }
-  if (pid == 0) {
-    close(fds[0]);
+  const sim::ChildAnswer a = sim::answer_in_child([&] {
     const sim::ShrinkReport s = sim::shrink(r);
     if (!quiet) print_shrink(s);
-    std::fflush(nullptr);
-    const std::string text = sim::write_repro(s.after);
-    for (std::size_t done = 0; done < text.size();) {
-      const ssize_t n = write(fds[1], text.data() + done, text.size() - done);
-      if (n <= 0) _exit(1);
-      done += static_cast<std::size_t>(n);
-    }
-    _exit(0);
-  }
-  close(fds[1]);
-  std::string text;
-  char buf[65536];
-  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) != 0;) {
-    if (n > 0) text.append(buf, static_cast<std::size_t>(n));
-    else if (errno != EINTR) break;
-  }
-  close(fds[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  Result<sim::Repro> shrunk = sim::read_repro(text);
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && shrunk) return std::move(*shrunk);
+    return sim::write_repro(s.after);
+  });
+  if (!a.started) return sim::shrink(r).after;
+  Result<sim::Repro> shrunk = sim::read_repro(a.text);
+  if (a.clean && shrunk) return std::move(*shrunk);
   std::fprintf(stderr, "wsstress: shrink: the shrinking process %s (a candidate crashed the pool?); the reproducer "
-               "is written as found\n", sim::process_end_text(status).c_str());
+               "is written as found\n", sim::process_end_text(a.status).c_str());
   return std::nullopt;
 }
 

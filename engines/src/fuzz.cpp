@@ -256,59 +256,25 @@ Result<Converted> convert_here(const FuzzOptions& o, const std::string& crash) {
   return c;
 }
 
-// The child's answer on its pipe, as JSON; its exit status says whether the
-// conversion failed (the message) or succeeded (the fields).
-void answer_from_child(int fd, const Result<Converted>& c) {
-  nlohmann::json j;
-  if (c) {
-    j = {{"failing", c->failing}, {"verdict", c->verdict}, {"message", c->message},
-         {"program_text", c->program_text}, {"repro", c->repro}};
-  } else {
-    j = {{"error", c.error()}};
-  }
-  const std::string text = j.dump();
-  for (std::size_t off = 0; off < text.size();) {
-    const ssize_t n = write(fd, text.data() + off, text.size() - off);
-    if (n <= 0) _exit(kInternal);
-    off += static_cast<std::size_t>(n);
-  }
-  _exit(kOk);
-}
-
-std::string read_to_end(int fd) {
-  std::string text;
-  char buf[65536];
-  for (ssize_t n; (n = read(fd, buf, sizeof buf)) != 0;) {
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) break;
-    text.append(buf, static_cast<std::size_t>(n));
-  }
-  return text;
+// The conversion as the child answers it: JSON of its fields, or its error.
+std::string answer_text(const Result<Converted>& c) {
+  if (!c) return nlohmann::json{{"error", c.error()}}.dump();
+  return nlohmann::json{{"failing", c->failing}, {"verdict", c->verdict}, {"message", c->message},
+                        {"program_text", c->program_text}, {"repro", c->repro}}
+      .dump();
 }
 
 }  // namespace
 
 // A crash of the pool while the simulator replays the input would take the
 // tool down with it (blind round 3, a join that returns before its stolen
-// half ran): so the replay runs in a child, and a child killed by a signal is
-// a `crash` finding whose reproducer is the crash file itself.
+// half ran): so the replay runs in a child, and a child that does not answer
+// (a signal) is a `crash` finding whose reproducer is the crash file itself.
 Result<Converted> convert_crash(const FuzzOptions& o, const std::string& crash) {
-  int fds[2];
-  if (pipe(fds) != 0) return fail(std::string("pipe: ") + std::strerror(errno));
-  std::fflush(nullptr);
-  const pid_t pid = fork();
-  if (pid < 0) return fail(std::string("fork: ") + std::strerror(errno));
-  if (pid == 0) {
-    close(fds[0]);
-    answer_from_child(fds[1], convert_here(o, crash));
-  }
-  close(fds[1]);
-  const std::string text = read_to_end(fds[0]);
-  close(fds[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-  if (WIFEXITED(status) && WEXITSTATUS(status) == kOk) {
-    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  const sim::ChildAnswer a = sim::answer_in_child([&] { return answer_text(convert_here(o, crash)); });
+  if (!a.started) return convert_here(o, crash);  // no child to be had: as before, in this process
+  if (a.clean) {
+    const nlohmann::json j = nlohmann::json::parse(a.text, nullptr, false);
     if (j.is_discarded()) return fail("the conversion's child answered no JSON");
     if (j.contains("error")) return fail(j["error"].get<std::string>());
     return Converted{.failing = j.value("failing", false), .verdict = j.value("verdict", ""),
@@ -320,7 +286,7 @@ Result<Converted> convert_crash(const FuzzOptions& o, const std::string& crash) 
   c.crashed = true;
   c.verdict = "crash";
   c.message = "the pool under test crashed while the simulator replayed this input (" +
-              sim::process_end_text(status) + "); the crash input is the reproducer";
+              sim::process_end_text(a.status) + "); the crash input is the reproducer";
   return c;
 }
 

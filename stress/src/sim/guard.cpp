@@ -56,6 +56,47 @@ std::string process_end_text(int status) {
   return "exited with status " + std::to_string(WEXITSTATUS(status));
 }
 
+ChildAnswer answer_in_child(const std::function<std::string()>& body) {
+  ChildAnswer a;
+  int fds[2];
+  if (pipe(fds) != 0) return a;
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return a;
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    std::string text;
+    try {
+      text = body();
+    } catch (...) {
+      _exit(1);  // never back into the caller's frames in the child
+    }
+    std::fflush(nullptr);
+    for (std::size_t done = 0; done < text.size();) {
+      const ssize_t n = write(fds[1], text.data() + done, text.size() - done);
+      if (n <= 0) _exit(1);
+      done += static_cast<std::size_t>(n);
+    }
+    _exit(0);
+  }
+  close(fds[1]);
+  char buf[65536];
+  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) != 0;) {
+    if (n > 0) a.text.append(buf, static_cast<std::size_t>(n));
+    else if (errno != EINTR) break;
+  }
+  close(fds[0]);
+  while (waitpid(pid, &a.status, 0) < 0 && errno == EINTR) {
+  }
+  a.started = true;
+  a.clean = WIFEXITED(a.status) && WEXITSTATUS(a.status) == 0;
+  return a;
+}
+
 namespace {
 
 constexpr int kChildDone = 0;     // the seeds ran out, the budget or a stop signal ended them

@@ -145,4 +145,14 @@ SimFailure make_sim_failure(const stress::RunSpec& run, std::uint64_t seed, cons
 // "killed by SIGSEGV (signal 11)", "exited with status 1".
 std::string process_end_text(int wait_status);
 
+// The text `body` returns, computed in a forked child, so that a crash of the
+// pool under test ends the child and not the caller; and how the child ended.
+struct ChildAnswer {
+  bool started = false;  // the pipe and the fork worked (else nothing ran)
+  bool clean = false;    // the child exited with status 0 after answering
+  int status = 0;        // waitpid's, for process_end_text
+  std::string text;
+};
+ChildAnswer answer_in_child(const std::function<std::string()>& body);
+
 }  // namespace wsstress::sim
