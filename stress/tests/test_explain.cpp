@@ -5,6 +5,7 @@
 // The seeds are searched deterministically (the same every run).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -151,6 +152,42 @@ TEST(Explains, AWakeRuleThatCountsSleepersAsIdleIsItsOwnLoss) {
       ev(3, fiber, EventKind::ThreadFoundWork, w)};
   ctx.blocked = [](std::uint32_t) { return false; };
   EXPECT_TRUE(sim::explain_stall(awake, ctx).empty()) << joined(sim::explain_stall(awake, ctx));
+}
+
+// A sleeper that blocked uncounted (the third blind round's bug A: gate 4
+// ignored a failed CAS on the counters): workers 0 and 1 asleep for good since
+// steps 8 and 10, and an injection at step 20 whose publisher read one
+// sleeping thread and two idle, so it counted one sleeper as idle but awake
+// and woke nobody. The loss is gate 4's (a sleeper missing from the count),
+// not the wake rule's (§7), which the explainer said before.
+TEST(Explains, ASleeperMissingFromTheCountIsGate4s) {
+  const auto story = [](std::uint32_t w, std::uint32_t fiber, std::uint64_t at) {
+    return std::vector<sim::RecordedEvent>{
+        ev(at, fiber, EventKind::ThreadStart, w, 0x500 + w),     ev(at + 1, fiber, EventKind::ThreadIdle, w, 0x500 + w),
+        ev(at + 2, fiber, EventKind::ThreadSleepy, w, 6),         ev(at + 3, fiber, EventKind::ThreadSleepGate, w, 1),
+        ev(at + 4, fiber, EventKind::ThreadSleepGate, w, 2),      ev(at + 5, fiber, EventKind::ThreadSleepGate, w, 3),
+        ev(at + 6, fiber, EventKind::ThreadSleepGate, w, 4),      ev(at + 7, fiber, EventKind::ThreadSleeping, w, 0x500 + w),
+        ev(at + 7, fiber, EventKind::ThreadSleepGate, w, 5)};
+  };
+  std::vector<sim::RecordedEvent> events = story(0, 1, 1);
+  for (const auto& e : story(1, 2, 3)) events.push_back(e);
+  std::stable_sort(events.begin(), events.end(), [](const auto& a, const auto& b) { return a.step < b.step; });
+  events.push_back(ev(20, 0, EventKind::JobsInjected, Event::kNoWorker, 1));
+  events.push_back(ev(21, 0, EventKind::JobThreadCounts, Event::kNoWorker, 2, 1));
+  const sim::StallContext ctx = all_blocked();
+  const std::string why = joined(sim::explain_stall(events, ctx));
+  EXPECT_NE(why.find("lost at step 20: fiber0 injected 1 job(s) from outside the pool and read 1 sleeping, but 2 "
+                     "workers were asleep for good by then (worker 0 since step 8, worker 1 since step 10)"),
+            std::string::npos)
+      << why;
+  EXPECT_NE(why.find("rule broken: sleep/README.md §2 gate 4"), std::string::npos) << why;
+  EXPECT_EQ(why.find("rule broken: sleep/README.md §7"), std::string::npos) << why;
+  // Read two sleeping (both counted): the count is whole, so the idle-but-awake
+  // reading is §7's again.
+  events.back() = ev(21, 0, EventKind::JobThreadCounts, Event::kNoWorker, 3, 2);
+  const std::string counted = joined(sim::explain_stall(events, ctx));
+  EXPECT_EQ(counted.find("gate 4: a sleeper registers"), std::string::npos) << counted;
+  EXPECT_NE(counted.find("sleep/README.md §7"), std::string::npos) << counted;
 }
 
 // Gate 5 found the injector empty after an injection whose job nobody took

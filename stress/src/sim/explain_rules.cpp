@@ -227,12 +227,58 @@ Diagnosis injection_gate5_missed(const std::vector<RecordedEvent>& ev, std::size
                 "missing fence with an Injector weakened to Acquire/Release, reads it empty"};
 }
 
+// The workers of s's pool registered as sleeping before event i and never
+// taken off the count afterwards (no wake-up found them blocked, gate 5 did
+// not undo the registration): each stays counted from its gate-4 CAS to the
+// end of the record, so a read of the counters at i must include them all.
+std::vector<std::pair<std::uint32_t, std::size_t>> asleep_for_good(const std::vector<RecordedEvent>& ev, std::size_t i,
+                                                                   const Sleeper& s) {
+  std::vector<std::pair<std::uint32_t, std::size_t>> out;  // (worker, its ThreadSleeping)
+  for (std::size_t k = 0; k < i; ++k) {
+    const Event& e = ev[k].event;
+    if (e.kind != EventKind::ThreadSleeping || e.registry != s.registry) continue;
+    bool undone = false;
+    for (std::size_t j = k + 1; j < ev.size() && !undone; ++j) {
+      const Event& f = ev[j].event;
+      undone = f.registry == s.registry && f.worker == e.worker &&
+               (f.kind == EventKind::ThreadNotify || f.kind == EventKind::ThreadSleepInterruptedByInjected ||
+                f.kind == EventKind::ThreadAwoken || f.kind == EventKind::ThreadSleeping);
+    }
+    if (!undone) out.emplace_back(e.worker, k);
+  }
+  return out;
+}
+
+// Event i's publisher read fewer sleeping threads than the workers asleep for
+// good by then: one of them sleeps uncounted (its gate-4 CAS failed and it
+// slept anyway), so no wake rule will ever pick it (the third blind round's
+// bug A, which the rules below filed under §7).
+std::optional<Diagnosis> uncounted_sleeper(const std::vector<RecordedEvent>& ev, std::size_t i, const Sleeper& s,
+                                           const Who& who) {
+  const Decision d = decision_after(ev, i);
+  if (!d.counted || i < s.sleeping) return std::nullopt;
+  const auto asleep = asleep_for_good(ev, i, s);
+  if (d.sleepers >= asleep.size()) return std::nullopt;
+  std::string list;
+  for (const auto& [w, k] : asleep) {
+    list += (list.empty() ? "worker " : ", worker ") + std::to_string(w) + " since " + step_of(ev, k);
+  }
+  return Diagnosis{"lost at " + step_of(ev, i) + ": " + who(i) + " " + what_happened(ev[i].event, s) + " and read " +
+                       std::to_string(d.sleepers) + " sleeping, but " + std::to_string(asleep.size()) +
+                       " workers were asleep for good by then (" + list + "): at least one sleeps without being "
+                       "counted, so no wake rule will ever choose it",
+                   "sleep/README.md §2 gate 4: a sleeper registers by the CAS that adds one sleeping thread; if the "
+                   "CAS fails (the counters moved) it must search again, never block uncounted, because §7's wake "
+                   "rules wake only the sleepers the counters hold"};
+}
+
 // Event i, a push or an injection, lost the wake-up after the sleeper
 // registered: its publisher read no sleeper, or counted on idle threads.
 std::optional<Diagnosis> lost_publication(const std::vector<RecordedEvent>& ev, std::size_t i, const Sleeper& s,
                                           const Who& who, const std::string& sleeper) {
   const Event& e = ev[i].event;
   const Decision d = decision_after(ev, i);
+  if (auto u = uncounted_sleeper(ev, i, s, who)) return u;
   if (i > s.sleeping && d.counted && d.sleepers == 0) {
     return Diagnosis{"lost between " + step_of(ev, s.sleeping) + " (" + sleeper + " registered as sleeping) and " +
                          step_of(ev, i) + " (" + who(i) + " " + what_happened(e, s) + " and read 0 sleeping threads)",
