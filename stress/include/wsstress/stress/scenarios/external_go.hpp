@@ -156,6 +156,7 @@ struct GoKerKernels {
     auto service_loop = [&](Chan* abort) {
       if (fixed) {
         while (go.select({{abort, false}, {masters, false}}, false) == 1) {
+          // desired := <-n.masters: Start() or Stop() as it says, no synchronisation
         }
         return;
       }
