@@ -116,7 +116,9 @@ struct GoKerKernels {
   // replaced the Cond with a channel the service loop selects on
   // (kubernetes/kubernetes@8a1c20ba:contrib/mesos/pkg/election/master.go:
   // `masters`, buffered 1; the send gives up when abort is closed and drops
-  // a value still queued).
+  // a value still queued). The PR's own version sends on an unbuffered
+  // channel with no way out, which leaks the notifier here when done is
+  // closed before serviceLoop first runs (README, "External programs").
   static constexpr int kRounds = 2;
 
   template <class C>
