@@ -1,7 +1,6 @@
 // The shared command-line pieces. See options.hpp.
 #include "options.hpp"
 #include "wsstress/shown.hpp"
-#include "wsstress/stress/scenarios/external_programs.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -182,12 +181,6 @@ Result<void> SeedOptions::resolve(stress::SeedRange& range, stress::Shard& shard
                 "18446744073709551614 or split it with --shard");
   }
   return {};
-}
-
-Result<void> check_external_mutant(const stress::RunSpec& spec) {
-  if (stress::find_external(spec.scenario) == nullptr || spec.mutant == "none") return {};
-  return fail("--mutant: " + shown(spec.scenario) + " is an external program and runs no pool code, so the mutant " +
-              shown(spec.mutant) + " would change nothing; drop --mutant");
 }
 
 Result<void> read_input(const std::string& path, std::string& scenario, bool scenario_given,

@@ -102,10 +102,6 @@ struct SeedOptions {
   Result<void> resolve(stress::SeedRange& range, stress::Shard& shard_out) const;
 };
 
-// An external program (--scenario ext_*) runs no pool code, so a pool mutant
-// would change nothing: --mutant with one is a usage error.
-Result<void> check_external_mutant(const stress::RunSpec& spec);
-
 // --input FILE: a program's bytes for --scenario program (at most 64 KiB).
 Result<void> read_input(const std::string& path, std::string& scenario, bool scenario_given,
                         std::string& input);

@@ -117,7 +117,7 @@ Subcommand add_run(CLI::App& parent) {
               if (!ok) return usage_error(ok.error());
               rs.input_path = o->input_path;
             }
-            if (auto ok = check_external_mutant(rs); !ok) return usage_error(ok.error());
+            if (auto ok = stress::check_external_mutant(rs); !ok) return usage_error(ok.error());
             if (o->campaign.control && rs.mutant == "none") {
               return usage_error("--control compares a mutant with the clean pool: it needs --mutant");
             }

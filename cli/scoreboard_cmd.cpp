@@ -17,6 +17,7 @@
 #include "wsstress/sim/flags.hpp"
 #include "wsstress/stress/catalog.hpp"
 #include "wsstress/stress/run_flags.hpp"
+#include "wsstress/stress/scenarios/external_programs.hpp"
 #include "wsstress/stress/sweep.hpp"
 
 namespace wsstress::cli {
@@ -59,7 +60,9 @@ std::vector<std::string> scenario_words() { return stress::run_flag("--scenario"
 // The --scenarios words as targets on the clean pool: NAME (a program that
 // must pass, such as a fixed twin), NAME:fails (a program with a known bug,
 // scored as a mutant), PREFIX* (every registered scenario whose name starts
-// with PREFIX: a family), PREFIX*:fails.
+// with PREFIX: a family), PREFIX*:fails. An external program's row
+// (external_programs.hpp) says whether it must fail and under which model,
+// so `ext_*` is the whole family, each twin expected to pass.
 Result<void> add_scenario_targets(ScoreboardOptions& o) {
   if (o.scenarios_text.empty()) return {};
   auto words = split_list("--scenarios", o.scenarios_text);
@@ -72,7 +75,13 @@ Result<void> add_scenario_targets(ScoreboardOptions& o) {
     std::size_t matched = 0;
     for (const std::string& name : scenario_words()) {
       if (family ? !name.starts_with(stem) : name != stem) continue;
-      o.spec.targets.push_back({name, name, "none", fails, {}});
+      engines::ScoreTarget t{name, name, "none", fails, {}};
+      if (const stress::ExternalProgram* e = stress::find_external(name); e != nullptr) {
+        if (fails && !e->fails) return fail("--scenarios: " + shown(name) + " is a fixed twin: it must pass");
+        t.expect_failure = e->fails;
+        t.models = {*sim::parse_memory(e->memory)};
+      }
+      o.spec.targets.push_back(std::move(t));
       ++matched;
     }
     if (matched == 0) {

@@ -315,7 +315,7 @@ Result<void> resolve(SimOptions& o) {
     if (auto ok = read_input(o.input_path, c.run.scenario, o.scenario_opt->count() > 0, c.run.input); !ok) return ok;
     c.run.input_path = o.input_path;
   }
-  if (auto ok = check_external_mutant(c.run); !ok) return ok;
+  if (auto ok = stress::check_external_mutant(c.run); !ok) return ok;
   c.stop_on_failure = !o.keep_going;
   o.campaign.crash_guard = true;  // a crash of the pool is a finding, not the end of the command
   return {};

@@ -91,7 +91,25 @@ assert len(b["cells"]) == 3 * 3 * len(b["strategies"]), len(b["cells"])
 print(f"scoreboard: every one of {len(b['strategies'])} strategies finds self_install_blocks in every run")
 EOF
 
+# External programs: each row of external_programs.hpp says whether it must
+# fail and its one model, so 'ext_moby*' is a buggy program and its twin under sc only.
+"$ws" scoreboard --runs 2 --budget 5 --strategies random --memory sc,cpp --mutants '' --scenarios 'ext_moby*' --quiet \
+  --json ext.json >ext.txt 2>ext.err || fail "external programs: exit $?: $(head -c 2000 ext.err)"
+python3 - <<'EOF' || exit 1
+import json
+b = json.load(open("ext.json"))
+expect = {t["name"]: t["expect"] for t in b["targets"]}
+assert expect == {"ext_moby25384": "fails", "ext_moby25384_fixed": "passes"}, expect
+cells = sorted((c["target"], c["memory"]) for c in b["cells"])
+assert cells == [("ext_moby25384", "sc"), ("ext_moby25384_fixed", "sc")], cells
+for c in b["cells"]:
+    assert c["misses"] == (0 if c["target"] == "ext_moby25384" else 2), c
+print("scoreboard: the external programs take their expectation and model from their rows")
+EOF
+
 # Usage errors: one line, exit 2.
+"$ws" scoreboard --scenarios ext_wsq_fixed:fails >err.txt 2>&1; [ $? -eq 2 ] && grep -q "is a fixed twin: it must pass" err.txt ||
+  fail "a twin said to fail: $(cat err.txt)"
 "$ws" scoreboard --strategies frob >err.txt 2>&1; [ $? -eq 2 ] && grep -q "unknown strategy 'frob'" err.txt ||
   fail "an unknown strategy: $(cat err.txt)"
 "$ws" scoreboard --memory sc,arm >err.txt 2>&1; [ $? -eq 2 ] && grep -q "unknown memory model 'arm'" err.txt ||

@@ -29,6 +29,7 @@ int LiveState::track_pool(std::string name, const void* registry, std::function<
   std::lock_guard<std::mutex> g(m_);
   const int id = next_id_++;
   pools_.push_back({id, std::move(name), registry, std::move(dump)});
+  tracked_any_ = true;
   return id;
 }
 
@@ -87,6 +88,7 @@ PoolDump LiveState::dump_pools() {
     all_idle = all_idle && d.stall == PoolStall::Idle;
   }
   out.stall = missed ? PoolStall::Missed : all_idle ? PoolStall::Idle : PoolStall::Other;
+  if (!tracked_any_) out.stall = PoolStall::NoPool;
   return out;
 }
 
@@ -104,6 +106,7 @@ std::string LiveState::dump_threads() {
 void LiveState::reset() {
   std::lock_guard<std::mutex> g(m_);
   pools_.clear();
+  tracked_any_ = false;
 }
 
 std::string dump_live_state() {

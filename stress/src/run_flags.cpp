@@ -272,6 +272,12 @@ Result<std::map<std::string, std::string, std::less<>>> parse_run_flags(const st
   return given;
 }
 
+Result<void> check_external_mutant(const RunSpec& spec) {
+  if (find_external(spec.scenario) == nullptr || spec.mutant == "none") return {};
+  return fail("--mutant: " + shown(spec.scenario) + " is an external program and runs no pool code, so the mutant " +
+              shown(spec.mutant) + " would change nothing; drop --mutant");
+}
+
 Result<SeedRange> parse_seed_range(const std::string& text) {
   const auto dots = text.find("..");
   std::uint64_t a = 0, b = 0;

@@ -108,9 +108,13 @@ std::string Scheduler::livelock_message() const {
 
 // No fiber can run. A lost wake-up unless every tracked pool read "nothing to
 // wake for" in the last state_dump(): then the blocked fibers wait for
-// something no pool holds.
+// something no pool holds. In a run that built no pool (an external program)
+// it is that program's deadlock: no pool's wake-up was there to lose.
 std::string Scheduler::stall_message(int alive) const {
   const std::string stuck = "no fiber can run, and " + std::to_string(alive) + " have not finished";
+  if (last_stall_ == stress::PoolStall::NoPool) {
+    return "deadlock: " + stuck + "; the run built no pool, so its threads wait on each other for good";
+  }
   if (last_stall_ != stress::PoolStall::Idle) return "lost wake-up: " + stuck;
   return "nothing to wake for: " + stuck + "; no job is queued and no sleeping worker's latch is set, so what they "
          "wait for never came (a lost job, or a panic that set no latch)";

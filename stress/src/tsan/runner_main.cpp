@@ -102,6 +102,7 @@ int main(int argc, char** argv) {
   spec.program = "wsstress-tsan";
   const auto given = parse_run_flags(args, kTsanRunner, spec.run);
   if (!given) return usage(given.error());
+  if (auto ok = check_external_mutant(spec.run); !ok) return usage(ok.error());
   if (given->count("--seed") > 0 && given->count("--seeds") > 0) return usage("--seed and --seeds exclude each other");
   for (const char* name : {"--seed", "--seeds"}) {
     if (const auto it = given->find(name); it != given->end()) {

@@ -29,8 +29,10 @@ inline const char* latch_state_name(std::size_t s) {
 }
 
 // How a stalled pool reads (see the file's comment); Other: a worker is
-// blocked outside its sleep or still running, so the pool alone cannot say.
-enum class PoolStall { Missed, Idle, Other };
+// blocked outside its sleep or still running, so the pool alone cannot say;
+// NoPool: the run built no pool (an external program), so a stall is its own
+// threads' deadlock.
+enum class PoolStall { Missed, Idle, Other, NoPool };
 struct PoolDump {
   std::string text;
   PoolStall stall = PoolStall::Other;

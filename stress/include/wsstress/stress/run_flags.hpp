@@ -117,6 +117,11 @@ std::string oracle_command(const std::string& input, const std::string& mutant);
 // (the reports of `sim`, `fuzz` and `report merge`).
 std::string repro_replay_command(const std::string& path, bool trace = false);
 
+// An external program (--scenario ext_*) runs no pool code, so a pool mutant
+// would change nothing: --mutant with one is a usage error (wsstress run and
+// sim, wsstress-tsan).
+Result<void> check_external_mutant(const RunSpec& spec);
+
 // The companions' parser: `args` ("--name VALUE" or "--name=VALUE") for the
 // rows `taker` takes. Sets the RunSpec fields; returns the text of every flag
 // given (by long name), for the rows the taker binds itself. An error names

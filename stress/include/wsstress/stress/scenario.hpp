@@ -72,8 +72,9 @@ class LiveState {
   void unregister_thread(ThreadSlot* slot);
 
   // Every tracked pool's dump; its stall is Idle when every pool reads
-  // "nothing to wake for", Missed when one reads a missed wake-up, Other
-  // otherwise or with no pool tracked.
+  // "nothing to wake for", Missed when one reads a missed wake-up, NoPool when
+  // no pool was tracked since the last reset (a program that runs no pool
+  // code), Other otherwise.
   PoolDump dump_pools();
   std::string dump_threads();
   void reset();
@@ -89,6 +90,7 @@ class LiveState {
   std::vector<Tracked> pools_;
   std::vector<std::unique_ptr<ThreadSlot>> threads_;
   int next_id_ = 0;
+  bool tracked_any_ = false;  // a pool was tracked since the last reset
 };
 
 struct LiveState::ThreadSlot {

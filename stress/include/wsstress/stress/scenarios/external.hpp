@@ -40,6 +40,8 @@ struct ExternalScenarios {
   static void ext_etcd6873_fixed(C& c) { repeat(c, [&] { Go::etcd6873(c, true); }); }
   static void ext_moby25384(C& c) { repeat(c, [&] { Go::moby25384(c, false); }); }
   static void ext_moby25384_fixed(C& c) { repeat(c, [&] { Go::moby25384(c, true); }); }
+  static void ext_kubernetes11298(C& c) { repeat(c, [&] { Go::kubernetes11298(c, false); }); }
+  static void ext_kubernetes11298_fixed(C& c) { repeat(c, [&] { Go::kubernetes11298(c, true); }); }
 };
 
 }  // namespace wsstress::stress

@@ -40,7 +40,9 @@ struct ExternalProgram {
   X(S, ext_etcd6873, WSSTRESS_EXT_GOKER "etcd/6873", true, "hang", "sc")                                           \
   X(S, ext_etcd6873_fixed, "etcd-io/etcd@7618fdd1:proxy/grpcproxy/watch_broadcasts.go", false, "", "sc")           \
   X(S, ext_moby25384, WSSTRESS_EXT_GOKER "moby/25384", true, "hang", "sc")                                         \
-  X(S, ext_moby25384_fixed, "moby/moby@42360d16:plugin/manager.go", false, "", "sc")
+  X(S, ext_moby25384_fixed, "moby/moby@42360d16:plugin/manager.go", false, "", "sc")                               \
+  X(S, ext_kubernetes11298, WSSTRESS_EXT_GOKER "kubernetes/11298", true, "hang", "sc")                             \
+  X(S, ext_kubernetes11298_fixed, "kubernetes/kubernetes@8a1c20ba:contrib/mesos/pkg/election/master.go", false, "", "sc")
 
 #define WSSTRESS_EXTERNAL_ROW(S, name, source, fails, kind, memory) ExternalProgram{#name, source, fails, kind, memory},
 inline constexpr ExternalProgram kExternalPrograms[] = {WSSTRESS_EXTERNAL_PROGRAMS(WSSTRESS_EXTERNAL_ROW, _)};

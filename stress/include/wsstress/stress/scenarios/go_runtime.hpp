@@ -1,4 +1,4 @@
-// Go's channels, WaitGroup and goroutines over the platform policy, for the
+// Go's channels, WaitGroup, Mutex, Cond and goroutines over the platform policy, for the
 // GoKer kernels (external_go.hpp): each kernel's blocking comes from here, so
 // a goroutine stuck for good is a fiber the simulator's deadlock verdict sees
 // (or a thread the real-thread watchdog sees stop).
@@ -19,6 +19,13 @@
 //   seed (Go picks uniformly at random), and `default` when none is ready.
 // - WaitGroup: a counter under the runtime lock; Wait blocks while it is
 //   positive, a negative counter is Go's panic.
+// - Mutex: Go's sync.Mutex where a kernel needs Go's rule that it has no
+//   owner (any goroutine may unlock it, as sync.Cond's Wait does for its L):
+//   a flag under the runtime lock. Unlocking it unlocked is Go's fatal error.
+// - Cond: Go's sync.Cond (sync/cond.go, runtime/sema.go's notifyList). Wait
+//   takes a ticket, unlocks L, waits until its ticket is woken, relocks L;
+//   Signal wakes the oldest ticket still waiting, Broadcast every one; a
+//   Signal or Broadcast with no ticket waiting is forgotten (no memory of it).
 // Payloads are left out: no kernel ported here reads a value it received.
 #pragma once
 
@@ -26,6 +33,7 @@
 #include <cstdint>
 #include <deque>
 #include <initializer_list>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <string>
@@ -56,6 +64,14 @@ struct GoRuntime {
   };
   struct WaitGroup {
     long count = 0;
+  };
+  struct Mutex {
+    bool locked = false;
+  };
+  struct Cond {
+    Mutex* l;                           // its L
+    std::deque<std::uint64_t> waiting;  // tickets of the Waits not yet woken, oldest first
+    std::set<std::uint64_t> woken;      // tickets woken, until their Wait sees it
   };
   // One select case: a receive from, or a send to, `ch`.
   struct Case {
@@ -132,6 +148,46 @@ struct GoRuntime {
     while (wg.count > 0) cv_.wait(l);
   }
 
+  void lock(Mutex& mu) {
+    Lock l(m_);
+    while (mu.locked) cv_.wait(l);
+    mu.locked = true;
+  }
+  void unlock(Mutex& mu) {
+    Lock l(m_);
+    unlock_held(mu);
+  }
+
+  // c.Wait(). Go adds the ticket, then unlocks L (two steps); here one
+  // critical section, which changes no outcome: a Signal between Go's two
+  // steps already finds the ticket.
+  void wait(Cond& c) {
+    Lock l(m_);
+    const std::uint64_t ticket = next_ticket_++;
+    c.waiting.push_back(ticket);
+    unlock_held(*c.l);
+    while (c.woken.erase(ticket) == 0) cv_.wait(l);
+    l.unlock();
+    lock(*c.l);
+  }
+  void signal(Cond& c) {
+    Lock l(m_);
+    if (c.waiting.empty()) return;  // nobody waits: the signal is lost
+    c.woken.insert(c.waiting.front());
+    c.waiting.pop_front();
+    cv_.notify_all();
+  }
+  void broadcast(Cond& c) {
+    Lock l(m_);
+    c.woken.insert(c.waiting.begin(), c.waiting.end());
+    c.waiting.clear();
+    cv_.notify_all();
+  }
+
+  // `select { case <-ch: return true; default: return false }`: whether a
+  // receive would not block (ch closed, for the kernels' done channels).
+  bool ready(Chan* ch) { return select({{ch, false}}, true) != kDefault; }
+
   // Go's select over `cases`: the index of the case that ran, or kDefault.
   // For a receive, *ok says whether it got a value (false: closed).
   int select(std::initializer_list<Case> cases, bool has_default, bool* ok = nullptr) {
@@ -167,6 +223,11 @@ struct GoRuntime {
   }
 
  private:
+  void unlock_held(Mutex& mu) {
+    if (!mu.locked) throw GoPanic{"fatal error: sync: unlock of unlocked mutex"};
+    mu.locked = false;
+    cv_.notify_all();
+  }
   // Runs the case if it can run now without waiting (under the lock).
   bool try_case(const Case& c, bool* ok) {
     Chan& ch = *c.ch;
@@ -211,6 +272,7 @@ struct GoRuntime {
   typename P::CondVar cv_;
   SplitMix64 rng_;  // select's start, under m_
   std::uint64_t next_offer_ = 1;
+  std::uint64_t next_ticket_ = 1;  // Cond's tickets, one counter for every Cond
   std::vector<std::unique_ptr<Chan>> chans_;
   std::mutex threads_m_;  // the goroutines' handles (not a scheduling point: never held across one)
   std::vector<typename E::Thread> threads_;
