@@ -216,6 +216,10 @@ int reads_from_command(const FuzzOptions& o) {
     const std::string path = o.out_dir + "/reads-from-" + std::to_string(ro.seed) + ".repro";
     const Result<void> written = write_output(path, sim::write_repro(r.repro));
     if (!written) std::fprintf(stderr, "wsstress: error: %s\n", written.error().c_str());
+    // The failing abstract schedule, as reads_from_fuzzer reads it.
+    const std::string input = o.out_dir + "/reads-from-" + std::to_string(ro.seed) + ".input";
+    const Result<void> kept = write_output(input, std::string(r.input.begin(), r.input.end()));
+    if (!kept) std::fprintf(stderr, "wsstress: error: %s\n", kept.error().c_str());
     std::string cs;
     for (const std::string& c : r.constraints) cs += (cs.empty() ? "" : ", ") + c;
     std::fprintf(text_out(), "fuzz: FINDING after %llu schedules in %.1f s (%zu kept, %zu reads-from pairs)\n",
@@ -225,6 +229,9 @@ int reads_from_command(const FuzzOptions& o) {
                  sim::memory_name(r.repro.config.memory));
     std::fprintf(text_out(), "  reproducer:  %s (exact: every scheduling decision recorded)\n", path.c_str());
     std::fprintf(text_out(), "  replay:      %s\n", stress::repro_replay_command(path, true).c_str());
+    std::fprintf(text_out(), "  input:       %s (reads_from_fuzzer's; %s)\n", input.c_str(),
+                 stress::fuzz_command({.target = "reads_from", .convert = input, .mutant = o.mutant, .scenario = o.scenario})
+                     .c_str());
     j["failures"].push_back({{"verdict", r.repro.verdict}, {"message", r.repro.message}, {"crash", nullptr},
                              {"repro", path}, {"replay", stress::repro_replay_command(path)},
                              {"executions", r.schedules}, {"at_seconds", r.seconds}});
@@ -272,8 +279,9 @@ int fuzz_command(const FuzzOptions& o) {
 void add_fuzz_options(CLI::App* cmd, FuzzOptions& o) {
   one_of(cmd->add_option("--target", o.target,
                          "program (nested programs on real threads), oracle (the same programs on the port and on "
-                         "rayon-core 1.10.1, compared) or schedule (the simulator's decisions)"),
-         {"program", "oracle", "schedule"})
+                         "rayon-core 1.10.1, compared), schedule (the simulator's decisions) or reads_from (the "
+                         "simulator steered by reads-from constraints, RFF under libFuzzer)"),
+         {"program", "oracle", "schedule", "reads_from"})
       ->capture_default_str();
   add_max_seconds(cmd, o.time_s, "seconds to fuzz", 1.0, 604800.0);
   add_table_option(cmd, "--hang-timeout", stress::kFuzzCommand, o.hang_timeout_s);
@@ -281,8 +289,8 @@ void add_fuzz_options(CLI::App* cmd, FuzzOptions& o) {
       ->check(whole_range(1, 256));
   add_table_option(cmd, "--mutant", stress::kFuzzCommand, o.mutant);
   one_of(cmd->add_option("--scenario", o.scenario,
-                         "--target schedule: fuzz this scenario's schedules only (default: each input's first byte "
-                         "picks); give it to --convert too"),
+                         "--target schedule or reads_from: fuzz this scenario's schedules only (default: each "
+                         "input's first byte picks); give it to --convert too"),
          sim::schedule_fuzz_scenarios());
   cmd->add_option("--runs", o.runs, "stop after this many inputs (0: only --max-seconds)")
       ->check(whole_range(0, 1000000000000));
@@ -313,6 +321,7 @@ void add_fuzz_options(CLI::App* cmd, FuzzOptions& o) {
       "  wsstress fuzz --target program --fuzzer-seed 1 --runs 10000\n"
       "  wsstress fuzz --target oracle --fuzzer-seed 1 --runs 10000   # differential: port vs rayon-core\n"
       "  wsstress fuzz --target schedule --reads-from --mutant no_gate5 --fuzzer-seed 1 --runs 2000\n"
+      "  wsstress fuzz --target reads_from --scenario inject --mutant no_gate5 --fuzzer-seed 1 --runs 3000\n"
       "  wsstress fuzz --convert crash-1234 --repro f.repro   # then: wsstress replay f.repro");
 }
 
@@ -330,7 +339,9 @@ Subcommand add_fuzz(CLI::App& parent, const std::string& self) {
   return {cmd, [o] {
     auto ok = claim_stdout({{"--convert", &o->convert}, {"--json", &o->json_path}, {"--repro", &o->repro_path}});
     if (!ok) return usage_error(ok.error());
-    if (!o->scenario.empty() && o->target != "schedule") return usage_error("--scenario is for --target schedule");
+    if (!o->scenario.empty() && o->target != "schedule" && o->target != "reads_from") {
+      return usage_error("--scenario is for --target schedule or reads_from");
+    }
     if (o->reads_from && o->target != "schedule") return usage_error("--reads-from is for --target schedule");
     if (o->reads_from && !o->convert.empty()) return usage_error("--reads-from fuzzes; --convert converts: give one");
     return fuzz_command(*o);

@@ -17,15 +17,10 @@
 // each way out of sleep() (latch, JEC moved, injected job, asleep, awoken) per
 // worker index with that predecessor. Code coverage alone saturates long
 // before the gate-5 races: every gate is reached in every run.
-#include <algorithm>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
-#include <vector>
 
-#include "target_env.hpp"
-#include "wsstress/sim/fuzz_input.hpp"
+#include "simulator_target.hpp"
 #include "wsstress/sim/observer.hpp"
 
 namespace {
@@ -79,17 +74,7 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
       wsstress::fuzz::target_options(argc, argv, "schedule_fuzzer", wsstress::stress::kScheduleFuzzer, options);
   g_mutant = options.mutant;
   g_run = wsstress::sim::find_sim_runner(g_mutant);  // every catalog mutant has one
-  if (given.count("--scenario") > 0) {
-    const std::vector<std::string>& allowed = wsstress::sim::schedule_fuzz_scenarios();
-    if (std::find(allowed.begin(), allowed.end(), options.scenario) == allowed.end()) {
-      std::string list;
-      for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
-      std::fprintf(stderr, "schedule_fuzzer: --scenario '%s' is not a scenario it fuzzes (%s)\n",
-                   options.scenario.c_str(), list.c_str());
-      std::exit(2);
-    }
-    g_scenario = options.scenario;
-  }
+  g_scenario = wsstress::fuzz::pinned_scenario(given, options, "schedule_fuzzer");
   wsstress::sim::set_event_observer(&observe);
   return 0;
 }
@@ -101,14 +86,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   g_last_fiber = ~0u;
   const sim::SimResult r = g_run(in.spec, in.config);
   if (r.verdict.kind == stress::VerdictKind::Pass) return 0;
-  std::fprintf(stderr, "\n== wsstress schedule_fuzzer: %s: %s (scenario %s, mutant %s, %s, %llu steps)\n",
-               stress::verdict_name(r.verdict.kind), r.verdict.message.c_str(), in.spec.scenario.c_str(),
-               g_mutant.c_str(), sim::memory_name(in.config.memory), static_cast<unsigned long long>(r.steps));
-  if (!r.verdict.dump.empty()) std::fprintf(stderr, "== state dump:\n%s\n", r.verdict.dump.c_str());
-  std::fprintf(stderr, "== convert to a reproducer: %s\n",
-               stress::fuzz_command({.target = "schedule", .convert = "<this input>", .mutant = g_mutant,
-                                     .scenario = g_scenario})
-                   .c_str());
-  std::fflush(stderr);
-  std::abort();
+  fuzz::report_finding("schedule", in, r, g_mutant, g_scenario);
 }

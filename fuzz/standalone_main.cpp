@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
@@ -27,6 +28,9 @@
 
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv);
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
+// A target's own mutator, where it has one (reads_from_fuzzer), as libFuzzer would use it.
+extern "C" __attribute__((weak)) std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t size,
+                                                                      std::size_t max_size, unsigned seed);
 
 namespace {
 
@@ -163,13 +167,19 @@ int main(int argc, char** argv) {
     corpus.push_back(std::move(input));
   }
   // Random inputs: half fresh bytes, half a corpus entry with a few bytes
-  // changed, inserted or erased.
+  // changed, inserted or erased; with the target's own mutator, a corpus
+  // entry mutated by it.
   std::mt19937_64 rng(seed);
   const bool timed = max_time > 0;
   for (std::uint64_t k = 0; (runs > 0 && k < runs) || (timed && runs == 0); ++k) {
     if (timed && elapsed() >= max_time) break;
     std::vector<std::uint8_t> input;
-    if (!corpus.empty() && rng() % 2 == 0) {
+    if (!corpus.empty() && LLVMFuzzerCustomMutator != nullptr) {
+      input = corpus[rng() % corpus.size()];
+      const std::size_t size = input.size();
+      input.resize(std::max(size, max_len));
+      input.resize(LLVMFuzzerCustomMutator(input.data(), size, input.size(), static_cast<unsigned>(rng())));
+    } else if (!corpus.empty() && rng() % 2 == 0) {
       input = corpus[rng() % corpus.size()];
       const unsigned edits = 1 + rng() % 4;
       for (unsigned e = 0; e < edits; ++e) {

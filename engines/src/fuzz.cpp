@@ -76,7 +76,7 @@ std::string dir_of(const std::string& self) {
 // The flag table's taker (stress/run_flags.hpp) of a target.
 unsigned target_taker(const std::string& target) {
   if (target == "oracle") return stress::kOracleFuzzer;
-  return target == "program" ? stress::kProgramFuzzer : stress::kScheduleFuzzer;
+  return target == "program" ? stress::kProgramFuzzer : stress::kScheduleFuzzer;  // schedule, reads_from
 }
 }  // namespace
 
@@ -110,6 +110,15 @@ std::vector<std::string> fuzzer_args(const FuzzOptions& o, const std::string& bi
   args.push_back("-artifact_prefix=" + o.out_dir + "/");
   args.push_back("-timeout=60");
   args.push_back(takes_programs(o.target) ? "-max_len=256" : "-max_len=4096");
+  // reads_from_fuzzer's mutator adds a constraint (9 bytes) to 10-byte seeds:
+  // libFuzzer's length control would hold its inputs at the seeds' length.
+  // Its features count as seen or not, as RFF keeps an input for a pair never
+  // seen: hit counts of the pool's spin loops kept inputs that found the
+  // gate-5 race later (README, reads-from fuzzing under libFuzzer).
+  if (o.target == "reads_from") {
+    args.push_back("-len_control=0");
+    args.push_back("-use_counters=0");
+  }
   if (const std::string dict = src + "/fuzz/" + corpus_name(o.target) + ".dict"; access(dict.c_str(), R_OK) == 0) {
     args.push_back("-dict=" + dict);
   }
@@ -234,9 +243,19 @@ Result<Converted> convert_here(const FuzzOptions& o, const std::string& crash) {
   const std::vector<std::uint8_t>& bytes = *read;
   Converted c;
   sim::Repro rep;
-  if (o.target == "schedule") {
-    const sim::ScheduleInput in = sim::decode_schedule_input(bytes.data(), bytes.size(), o.mutant, o.scenario);
-    const sim::SimResult r = sim::find_sim_runner(o.mutant)(in.spec, in.config);
+  if (o.target == "schedule" || o.target == "reads_from") {
+    sim::ScheduleInput in;
+    sim::SimResult r;
+    if (o.target == "reads_from") {
+      // Its constraints steer the walk; the reproducer records every decision.
+      const sim::ReadsFromInput rf = sim::decode_reads_from_input(bytes.data(), bytes.size(), o.mutant, o.scenario);
+      sim::ReadsFromRun walk;
+      r = sim::run_reads_from_input(rf, walk);
+      in = rf.schedule;
+    } else {
+      in = sim::decode_schedule_input(bytes.data(), bytes.size(), o.mutant, o.scenario);
+      r = sim::find_sim_runner(o.mutant)(in.spec, in.config);
+    }
     rep = sim::schedule_repro(in, r);
     c.failing = r.verdict.kind != stress::VerdictKind::Pass;
     if (in.spec.scenario == "program") {

@@ -3,12 +3,15 @@
 // panic-handler counts; the program scenario agrees with it on the clean pool
 // in the simulator and fails on a cross-pool mutant; schedule inputs decode
 // as documented, steer the simulator byte by byte, and convert to reproducers
-// that replay exactly.
+// that replay exactly; reads_from_fuzzer's inputs (RFF's abstract schedules)
+// round-trip through their bytes and its mutation, and the in-process loop's
+// finding is such an input.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <random>
 
+#include "wsstress/pool/platform/splitmix64.hpp"
 #include "wsstress/sim/fuzz_input.hpp"
 #include "wsstress/sim/observer.hpp"
 #include "wsstress/stress/program.hpp"
@@ -308,6 +311,106 @@ TEST(ScheduleInput, ProgramInputsSurviveTheReproducerFile) {
   ASSERT_TRUE(back) << (back ? "" : back.error());
   EXPECT_EQ(back->spec.scenario, "program");
   EXPECT_EQ(back->spec.input, std::string(reinterpret_cast<const char*>(b.data()), b.size()));
+}
+
+// reads_from_fuzzer's format: schedule_fuzzer's header, then 9-byte constraints.
+TEST(ReadsFromInput, DecodesAndEncodesAsDocumented) {
+  std::vector<std::uint8_t> b = {1, 0x22, 9, 0, 0, 0, 0, 0, 0, 0,           // inject, cpp, 3 workers, seed 9
+                                 0x44, 0x33, 0x22, 0x11, 0x88, 0x77, 0x66, 0x55, 1,  // 0x11223344 </- 0x55667788
+                                 7, 7, 7};                                   // a partial constraint
+  const auto in = sim::decode_reads_from_input(b.data(), b.size(), "none");
+  EXPECT_EQ(in.schedule.spec.scenario, "inject");
+  EXPECT_EQ(in.schedule.config.memory, sim::MemoryModel::CPP);
+  EXPECT_EQ(in.schedule.config.seed, 9u);
+  EXPECT_EQ(in.schedule.config.strategy, sim::kReadsFromStrategy);
+  EXPECT_TRUE(in.schedule.config.fuzz_bytes.empty());
+  ASSERT_EQ(in.constraints.size(), 1u);
+  EXPECT_EQ(in.constraints[0].read, 0x11223344u);
+  EXPECT_EQ(in.constraints[0].write, 0x55667788u);
+  EXPECT_TRUE(in.constraints[0].negated);
+  EXPECT_EQ(sim::encode_reads_from_input(in.header, in.constraints), std::vector<std::uint8_t>(b.begin(), b.end() - 3));
+  // A program's bytes belong to the header; the constraints follow them.
+  const std::vector<std::uint8_t> p = {7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 1, 2, 4, 0, 0, 0, 5, 0, 0, 0, 0};
+  const auto pin = sim::decode_reads_from_input(p.data(), p.size(), "none");
+  EXPECT_EQ(pin.schedule.spec.input, std::string("\x01\x02", 2));
+  EXPECT_EQ(pin.header.size(), 13u);
+  ASSERT_EQ(pin.constraints.size(), 1u);
+  EXPECT_EQ(pin.constraints[0].read, 4u);
+  EXPECT_EQ(pin.constraints[0].write, 5u);
+  EXPECT_FALSE(pin.constraints[0].negated);
+  // Any bytes: encoding what was decoded decodes to the same input.
+  std::mt19937 rng(11);
+  for (int i = 0; i < 500; ++i) {
+    std::vector<std::uint8_t> x(rng() % 80);
+    for (auto& v : x) v = static_cast<std::uint8_t>(rng());
+    const auto a = sim::decode_reads_from_input(x.data(), x.size(), "none");
+    const auto y = sim::encode_reads_from_input(a.header, a.constraints);
+    const auto c = sim::decode_reads_from_input(y.data(), y.size(), "none");
+    ASSERT_EQ(c.header, a.header);
+    ASSERT_EQ(c.constraints.size(), a.constraints.size());
+    for (std::size_t k = 0; k < a.constraints.size(); ++k) {
+      ASSERT_EQ(c.constraints[k].read, a.constraints[k].read);
+      ASSERT_EQ(c.constraints[k].write, a.constraints[k].write);
+      ASSERT_EQ(c.constraints[k].negated, a.constraints[k].negated);
+    }
+    ASSERT_EQ(c.schedule.spec.scenario, a.schedule.spec.scenario);
+    ASSERT_EQ(c.schedule.spec.input, a.schedule.spec.input);
+    ASSERT_EQ(c.schedule.config.seed, a.schedule.config.seed);
+    ASSERT_EQ(c.schedule.config.memory, a.schedule.config.memory);
+  }
+}
+
+// The custom mutator: constraints only from the pairs seen (a read site with
+// a write site it was seen to read), at most the maximum, byte 0 kept, a new
+// walk seed every time, and the same generator gives the same bytes.
+TEST(ReadsFromInput, MutationDrawsConstraintsFromThePairsSeen) {
+  sim::ReadsFromPairs pairs;
+  const std::vector<std::uint64_t> seen = {(10ull << 32) | 20, (10ull << 32) | 21, (11ull << 32) | 0, (12ull << 32) | 20};
+  EXPECT_EQ(pairs.note(seen), seen);
+  EXPECT_TRUE(pairs.note({seen[0], seen[0]}).empty());
+  EXPECT_EQ(pairs.count(seen[0]), 3u);
+  std::vector<std::uint8_t> x = {5, 2, 1, 2, 3, 4, 5, 6, 7, 8};  // broadcast, no constraint
+  SplitMix64 rng(4), again(4);
+  bool constrained = false, negated = false;
+  for (int i = 0; i < 300; ++i) {
+    const auto y = sim::mutate_reads_from_input(x.data(), x.size(), "", pairs, rng, 4);
+    ASSERT_EQ(y, sim::mutate_reads_from_input(x.data(), x.size(), "", pairs, again, 4));
+    const auto in = sim::decode_reads_from_input(y.data(), y.size(), "none");
+    ASSERT_EQ(y.size(), 10 + 9 * in.constraints.size());
+    ASSERT_EQ(y[0], 5);
+    ASSERT_NE(std::vector<std::uint8_t>(y.begin() + 2, y.begin() + 10),
+              std::vector<std::uint8_t>(x.begin() + 2, x.begin() + 10));
+    ASSERT_LE(in.constraints.size(), 4u);
+    for (const sim::ReadsFrom& c : in.constraints) {
+      const std::uint64_t pair = (static_cast<std::uint64_t>(c.read) << 32) | c.write;
+      ASSERT_NE(std::find(seen.begin(), seen.end(), pair), seen.end()) << c.read << " <- " << c.write;
+      negated = negated || c.negated;
+    }
+    constrained = constrained || !in.constraints.empty();
+    x = y;
+  }
+  EXPECT_TRUE(constrained);
+  EXPECT_TRUE(negated);
+}
+
+// The in-process loop (`wsstress fuzz --target schedule --reads-from`) and
+// reads_from_fuzzer run the same bytes: the loop's failing abstract schedule,
+// decoded unpinned (byte 0 names its scenario), fails again the same way.
+TEST(ReadsFromInput, TheLoopsFindingIsAnInputThatFailsAgain) {
+  sim::ReadsFromOptions o;
+  o.mutant = "no_gate5";
+  o.seed = 3;
+  o.max_schedules = 300;
+  const sim::ReadsFromResult r = sim::reads_from_fuzz(o);
+  ASSERT_TRUE(r.found) << r.schedules << " schedules";
+  const auto in = sim::decode_reads_from_input(r.input.data(), r.input.size(), "no_gate5");
+  EXPECT_EQ(in.schedule.spec.scenario, "inject");
+  EXPECT_EQ(in.constraints.size(), r.constraints.size());
+  sim::ReadsFromRun walk;
+  const sim::SimResult again = sim::run_reads_from_input(in, walk);
+  EXPECT_EQ(stress::verdict_name(again.verdict.kind), r.repro.verdict);
+  EXPECT_EQ(again.trace_hash, r.repro.trace_hash);
+  EXPECT_FALSE(walk.pairs.empty());
 }
 
 }  // namespace

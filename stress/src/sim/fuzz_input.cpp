@@ -53,6 +53,12 @@ const std::vector<std::string>& schedule_fuzz_scenarios() {
   return names;
 }
 
+std::uint8_t schedule_scenario_byte(const std::string& scenario) {
+  const auto& names = schedule_fuzz_scenarios();
+  const std::size_t i = static_cast<std::size_t>(std::find(names.begin(), names.end(), scenario) - names.begin());
+  return static_cast<std::uint8_t>(i < first_list_size() ? i : kFirstExtra + (i - first_list_size()));
+}
+
 ScheduleInput decode_schedule_input(const std::uint8_t* data, std::size_t size, const std::string& mutant,
                                     const std::string& scenario) {
   auto byte = [&](std::size_t i) -> std::uint8_t { return i < size ? data[i] : 0; };
@@ -86,12 +92,71 @@ ScheduleInput decode_schedule_input(const std::uint8_t* data, std::size_t size, 
     if (in.spec.input.empty()) in.spec.input.push_back('\0');
     at += len;
   }
+  in.header_size = at;
   in.config.strategy = StrategyKind::Fuzz;
   if (at < size) in.config.fuzz_bytes.assign(data + at, data + size);
   // A scenario at these sizes finishes in well under a million points; a run
   // that does not is a livelock (or a lost wake-up among polling fibers).
   in.config.step_budget = 2'000'000;
   return in;
+}
+
+namespace {
+constexpr std::size_t kConstraintBytes = 9;
+
+std::uint32_t le32(const std::uint8_t* p) {
+  return p[0] | (static_cast<std::uint32_t>(p[1]) << 8) | (static_cast<std::uint32_t>(p[2]) << 16) |
+         (static_cast<std::uint32_t>(p[3]) << 24);
+}
+
+void put_le32(std::vector<std::uint8_t>& out, std::uint32_t v) {
+  for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+}
+}  // namespace
+
+ReadsFromInput decode_reads_from_input(const std::uint8_t* data, std::size_t size, const std::string& mutant,
+                                       const std::string& scenario) {
+  ReadsFromInput in;
+  in.schedule = decode_schedule_input(data, size, mutant, scenario);
+  in.schedule.config.fuzz_bytes.clear();
+  in.schedule.config.strategy = kReadsFromStrategy;
+  const std::size_t at = in.schedule.header_size;
+  for (std::size_t i = 0; i < at; ++i) in.header.push_back(i < size ? data[i] : 0);
+  for (std::size_t i = at; i + kConstraintBytes <= size && in.constraints.size() < kMaxInputConstraints;
+       i += kConstraintBytes) {
+    in.constraints.push_back({le32(data + i), le32(data + i + 4), (data[i + 8] & 1) != 0});
+  }
+  return in;
+}
+
+std::vector<std::uint8_t> encode_reads_from_input(const std::vector<std::uint8_t>& header,
+                                                  const std::vector<ReadsFrom>& constraints) {
+  std::vector<std::uint8_t> out = header;
+  for (const ReadsFrom& c : constraints) {
+    put_le32(out, c.read);
+    put_le32(out, c.write);
+    out.push_back(c.negated ? 1 : 0);
+  }
+  return out;
+}
+
+SimResult run_reads_from_input(const ReadsFromInput& in, ReadsFromRun& walk) {
+  walk.constraints = in.constraints;
+  SimConfig config = in.schedule.config;
+  config.reads_from = &walk;
+  return find_sim_runner(in.schedule.spec.mutant)(in.schedule.spec, config);
+}
+
+std::vector<std::uint8_t> mutate_reads_from_input(const std::uint8_t* data, std::size_t size,
+                                                  const std::string& scenario, ReadsFromPairs& pairs, SplitMix64& rng,
+                                                  unsigned max_constraints) {
+  ReadsFromInput in = decode_reads_from_input(data, size, "none", scenario);
+  AbstractSchedule s{in.header[1], std::move(in.constraints)};
+  pairs.mutate(s, rng, max_constraints);
+  in.header[1] = s.flags;
+  const std::uint64_t seed = rng.next();
+  for (int i = 0; i < 8; ++i) in.header[2 + i] = static_cast<std::uint8_t>(seed >> (8 * i));
+  return encode_reads_from_input(in.header, s.constraints);
 }
 
 std::uint64_t program_executions(const std::string& program_bytes) {

@@ -19,12 +19,12 @@
 namespace wsstress::engines {
 
 struct FuzzOptions {
-  std::string target = "schedule";  // program | oracle | schedule
+  std::string target = "schedule";  // program | oracle | schedule | reads_from
   double time_s = 60;
   double hang_timeout_s = 10;        // program_fuzzer's and oracle_fuzzer's watchdog
   unsigned jobs = 1;
   std::string mutant = "none";
-  std::string scenario;              // schedule: pin the scenario (empty: each input's byte 0 picks)
+  std::string scenario;              // schedule, reads_from: pin the scenario (empty: each input's byte 0 picks)
   std::string convert;               // a crash file to turn into a reproducer instead of fuzzing
   std::string repro_path;            // --convert: where (default: FILE.repro)
   std::string fuzz_bin;              // the fuzz targets' folder (default: ../fuzz from this wsstress)

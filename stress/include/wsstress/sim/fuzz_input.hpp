@@ -19,6 +19,13 @@
 //               mode byte M, then for M even one byte per decision, for M
 //               odd (M >> 1) % 8 PCT change points (16-bit step numbers,
 //               little-endian)
+//
+// reads_from_fuzzer (reads-from fuzzing, sim/reads_from.hpp): schedule_fuzzer's
+// header (bytes 0-9, and for the program scenario its program bytes), then an
+// abstract schedule: constraints of 9 bytes each, the read site and the write
+// site (site_id, 32-bit little-endian) and a byte whose bit 0 negates it; at
+// most kMaxInputConstraints, a partial one ignored. Every decision is the
+// reads-from strategy's: a walk from the header's seed, steered toward them.
 #pragma once
 
 #include <cstddef>
@@ -27,6 +34,7 @@
 #include <vector>
 
 #include "wsstress/sim/engine.hpp"
+#include "wsstress/sim/reads_from.hpp"
 
 namespace wsstress::sim {
 
@@ -35,6 +43,7 @@ stress::RunSpec program_input_spec(const std::uint8_t* data, std::size_t size, c
 struct ScheduleInput {
   stress::RunSpec spec;
   SimConfig config;
+  std::size_t header_size = 10;  // where the decisions begin (past a program's bytes)
 };
 
 // The scenarios schedule_fuzzer draws (byte 0) or can pin: the first list
@@ -42,8 +51,34 @@ struct ScheduleInput {
 const std::vector<std::string>& schedule_fuzz_scenarios();
 // `scenario` (one of schedule_fuzz_scenarios(), or empty) pins the scenario:
 // byte 0 is then read but not used, so the fuzzer spends every input on it.
+// A byte 0 that draws `scenario` (one of schedule_fuzz_scenarios()).
+std::uint8_t schedule_scenario_byte(const std::string& scenario);
 ScheduleInput decode_schedule_input(const std::uint8_t* data, std::size_t size, const std::string& mutant,
                                     const std::string& scenario = "");
+
+// A reads_from_fuzzer input: its schedule (strategy "reads-from", no
+// decision bytes), its header bytes (zeros past the input's end, as decoded)
+// and its constraints.
+inline constexpr std::size_t kMaxInputConstraints = 64;
+struct ReadsFromInput {
+  ScheduleInput schedule;
+  std::vector<std::uint8_t> header;
+  std::vector<ReadsFrom> constraints;
+};
+ReadsFromInput decode_reads_from_input(const std::uint8_t* data, std::size_t size, const std::string& mutant,
+                                       const std::string& scenario = "");
+std::vector<std::uint8_t> encode_reads_from_input(const std::vector<std::uint8_t>& header,
+                                                  const std::vector<ReadsFrom>& constraints);
+// Runs it, steered by its constraints; `walk` gets the pairs seen (and names
+// sites through its name_site). The input's config is left unchanged.
+SimResult run_reads_from_input(const ReadsFromInput& in, ReadsFromRun& walk);
+// RFF's mutation of an input's bytes (reads_from_fuzzer's custom mutator):
+// `pairs`' mutation of its flags and constraints (ReadsFromPairs::mutate),
+// then a fresh walk seed; byte 0 and a program's bytes are kept.
+// `scenario`: the pinned one, as decode_reads_from_input takes it.
+std::vector<std::uint8_t> mutate_reads_from_input(const std::uint8_t* data, std::size_t size,
+                                                  const std::string& scenario, ReadsFromPairs& pairs, SplitMix64& rng,
+                                                  unsigned max_constraints);
 
 // The executions of a program's nodes (leaves, throws and the nodes above
 // them) in its sequential run, all callers: the measure of its work that the

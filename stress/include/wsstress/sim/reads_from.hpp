@@ -31,10 +31,15 @@
 // destructor made it deterministic, but changed the stale stack contents a
 // stored use-after-free input reads: fuzz.cli.tso_input_catches_deque_pop_no_fence.)
 //
-// The loop (src/sim/reads_from.cpp, `wsstress fuzz --target schedule
-// --reads-from`) runs in this process: each schedule's header (the memory
-// model, workers, pools, iterations) is the schedule fuzzer's (fuzz_input.hpp),
-// its walk seed fresh, so a finding is a reproducer like the fuzzer's.
+// Two drivers share the feedback and the mutations (ReadsFromPairs below),
+// and run an abstract schedule as the same bytes, a reads_from_fuzzer input
+// (fuzz_input.hpp: the schedule fuzzer's header, then the constraints): the
+// loop (src/sim/reads_from.cpp, `wsstress fuzz --target schedule
+// --reads-from`) in this process, which picks what to mutate by its rarest
+// pair; and libFuzzer's reads_from_fuzzer (fuzz/), whose custom mutator is
+// the same mutation and whose features are its code coverage plus the pairs.
+// Each mutation draws a fresh walk seed, so a finding is a reproducer like
+// the schedule fuzzer's.
 #pragma once
 
 #include <cstdint>
@@ -42,6 +47,9 @@
 #include <string>
 #include <vector>
 
+#include <unordered_map>
+
+#include "wsstress/pool/platform/splitmix64.hpp"
 #include "wsstress/sim/engine.hpp"
 
 namespace wsstress::sim {
@@ -50,6 +58,7 @@ namespace wsstress::sim {
 // a hash of the file's name (not its folder) and the line. 0: the value an
 // atomic had before any store the run saw.
 using SiteId = std::uint32_t;
+inline constexpr StrategyKind kReadsFromStrategy{"reads-from"};  // strategies/reads_from.cpp
 SiteId site_id(const char* file, unsigned line) noexcept;
 
 struct ReadsFrom {
@@ -68,6 +77,42 @@ struct ReadsFromRun {
   std::uint64_t forced = 0;
   // Out: a readable name for each site seen ("sleep.hpp:245").
   std::function<void(SiteId, const char*, unsigned)> name_site;
+};
+
+// What one mutation works on: the header's memory model and sizes and the
+// constraints (the walk seed is drawn afresh each time).
+struct AbstractSchedule {
+  std::uint8_t flags = 0;  // the schedule header's byte 1 (fuzz_input.hpp)
+  std::vector<ReadsFrom> constraints;
+};
+
+// What RFF learns across runs and how it mutates from it: every pair seen and
+// how many loads showed it, the write sites each read site was seen to
+// observe, and the sites' names ("sleep.hpp:245").
+class ReadsFromPairs {
+ public:
+  // Counts one run's pairs (ReadsFromRun::pairs); returns those no run showed
+  // before, in the order seen.
+  std::vector<std::uint64_t> note(const std::vector<std::uint64_t>& pairs);
+  std::uint64_t count(std::uint64_t pair) const;  // loads that showed it (0: never seen)
+  std::size_t size() const { return seen_.size(); }
+  // RFF's mutations, one a call: add a constraint (a rare pair seen wanted, a
+  // common one forbidden), drop one, negate one, or retarget one to another
+  // store its read site was seen to observe; one time in eight new flags.
+  // At most max_constraints (0: the constraints are left alone).
+  void mutate(AbstractSchedule& s, SplitMix64& rng, unsigned max_constraints);
+  // For ReadsFromRun::name_site, so that describe() names sites.
+  void name_site(SiteId s, const char* file, unsigned line);
+  std::string describe(const ReadsFrom& c) const;  // "R <- W" / "R </- W"
+
+ private:
+  void add_constraint(AbstractSchedule& s, SplitMix64& rng);
+  std::string name(SiteId s) const;
+
+  std::unordered_map<std::uint64_t, std::uint64_t> seen_;      // pair -> loads that showed it
+  std::vector<std::uint64_t> pairs_;                           // the keys of seen_, in the order seen
+  std::unordered_map<SiteId, std::vector<SiteId>> writes_of_;  // read site -> write sites seen
+  std::unordered_map<SiteId, std::string> names_;
 };
 
 // Decisions a load stays postponed before it is let go.
@@ -94,6 +139,7 @@ struct ReadsFromResult {
   std::uint64_t forced = 0;     // postponements blocking overrode, over every run
   Repro repro;                  // the failing run's (exact), when found
   std::vector<std::string> constraints;  // the failing input's, as "R <- W" / "R </- W"
+  std::vector<std::uint8_t> input;       // the failing abstract schedule as a reads_from_fuzzer input
 };
 
 // The scenario the loop runs: `scenario` if given, else the mutant's catalog

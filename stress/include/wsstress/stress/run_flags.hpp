@@ -97,7 +97,7 @@ std::vector<std::string> run_arguments(const RunSpec& spec, unsigned taker,
 // a finding (fuzz/); --mutant as the table spells it (none left out). In
 // this order, each left out when empty or 0.
 struct FuzzCommand {
-  std::string target{};              // --target program | schedule | oracle
+  std::string target{};              // --target program | schedule | oracle | reads_from
   std::string convert{};             // --convert FILE
   std::string mutant = "none";       // --mutant
   std::string scenario{};            // --scenario (schedule: the pinned one)

@@ -181,7 +181,7 @@ std::unique_ptr<Strategy> make_reads_from(const SimConfig& config, SplitMix64& r
 
 // No help line: its constraints come from the reads-from fuzzer's loop
 // (`wsstress fuzz --reads-from`); reproducers of its findings name it.
-WSSTRESS_REGISTER_STRATEGY(reads_from_strategy, {.kind = StrategyKind{"reads-from"}, .rank = 95,
+WSSTRESS_REGISTER_STRATEGY(reads_from_strategy, {.kind = kReadsFromStrategy, .rank = 95,
                                                  .make = make_reads_from})
 
 }  // namespace wsstress::sim
