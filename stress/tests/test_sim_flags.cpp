@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 
 #include "wsstress/sim/flags.hpp"
 
@@ -33,13 +34,21 @@ TEST(StrategyRegistry, EveryStrategyFileRegisteredInRankOrder) {
   EXPECT_STREQ(sim::strategy_name(StrategyKind::SleepFirst), "sleep-first");
 }
 
-TEST(StrategyRegistry, ThePortfolioGivesSeedSMemberSMod5) {
-  EXPECT_EQ(resolved(0).strategy, StrategyKind::Random);
-  EXPECT_EQ(resolved(1).strategy, StrategyKind::PCT);
-  EXPECT_EQ(resolved(1).pct_depth, 2u);
-  EXPECT_EQ(resolved(2).pct_depth, 3u);
-  EXPECT_EQ(resolved(3).pct_depth, 5u);
-  EXPECT_EQ(resolved(9).strategy, StrategyKind::SleepFirst);
+TEST(StrategyRegistry, ThePortfolioGivesEachSeedItsMemberByTheTable) {
+  // pos=5, surw-sleep=5, sleep-first=4, pct@2=2, pct@3=2, pct@5=2: a cycle of 20.
+  EXPECT_STREQ(sim::strategy_name(resolved(0).strategy), "pos");
+  EXPECT_STREQ(sim::strategy_name(resolved(1).strategy), "surw-sleep");
+  EXPECT_EQ(resolved(2).strategy, StrategyKind::SleepFirst);
+  EXPECT_EQ(resolved(3).strategy, StrategyKind::PCT);
+  EXPECT_EQ(resolved(3).pct_depth, 2u);
+  std::map<std::string, int> count;
+  for (std::uint64_t seed = 0; seed < 20; ++seed) {
+    const sim::SimConfig c = resolved(seed);
+    ++count[std::string(sim::strategy_name(c.strategy)) + (c.strategy == StrategyKind::PCT ? "@" + std::to_string(c.pct_depth) : "")];
+    EXPECT_EQ(resolved(seed + 20).strategy, c.strategy) << seed;  // the cycle repeats
+  }
+  EXPECT_EQ(count, (std::map<std::string, int>{{"pos", 5}, {"surw-sleep", 5}, {"sleep-first", 4},
+                                                {"pct@2", 2}, {"pct@3", 2}, {"pct@5", 2}}));
 }
 
 // The member seed `seed` runs under the portfolio spec `spec`.
@@ -66,9 +75,10 @@ TEST(StrategyRegistry, APortfolioSpecIsAStrategyOfItsOwnName) {
     EXPECT_EQ(member(spec, seed).strategy, m.strategy) << seed;
     if (m.strategy == StrategyKind::PCT) EXPECT_EQ(m.pct_depth, 5u);
   }
-  // Equal weights keep the order written: the default's table, spelled as a spec, seed for seed.
-  for (std::uint64_t seed = 0; seed < 20; ++seed) {
-    const sim::SimConfig a = member("portfolio:random=1,pct@2=1,pct@3=1,pct@5=1,sleep-first=1", seed), b = resolved(seed);
+  // The default's table, spelled as a spec (the scoreboard's column P-b), seed for seed.
+  for (std::uint64_t seed = 0; seed < 40; ++seed) {
+    const sim::SimConfig a = member("portfolio:pos=5,surw-sleep=5,sleep-first=4,pct@2=2,pct@3=2,pct@5=2", seed),
+                         b = resolved(seed);
     EXPECT_EQ(a.strategy, b.strategy) << seed;
     EXPECT_EQ(a.pct_depth, b.pct_depth) << seed;
   }
