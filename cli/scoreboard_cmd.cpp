@@ -48,6 +48,32 @@ Result<std::vector<std::string>> split_list(const std::string& option, const std
   }
 }
 
+// --strategies' words: split_list's, except that a portfolio spec's own commas
+// do not split it (an item with '=' and no ':' continues the spec before it):
+// "pos,portfolio:pos=6,pct=1,random" -> {pos, portfolio:pos=6,pct=1, random}.
+Result<std::vector<std::string>> split_strategies(const std::string& text) {
+  std::vector<std::string> out;
+  for (std::size_t start = 0;;) {
+    const auto comma = text.find(',', start);
+    std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const bool member = item.find('=') != std::string::npos && item.find(':') == std::string::npos;
+    if (member && !out.empty() && out.back().find(':') != std::string::npos) {
+      out.back() += "," + item;
+    } else {
+      if (item.empty()) return fail("--strategies: empty name in " + shown(text));
+      out.push_back(std::move(item));
+    }
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (std::find(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(i), out[i]) != out.begin() + static_cast<std::ptrdiff_t>(i)) {
+      return fail("--strategies: " + shown(out[i]) + " is given twice");
+    }
+  }
+  return out;
+}
+
 std::string joined(const std::vector<std::string>& words, const char* sep = ", ") {
   std::string s;
   for (const std::string& w : words) s += (s.empty() ? "" : sep) + w;
@@ -94,11 +120,15 @@ Result<void> add_scenario_targets(ScoreboardOptions& o) {
 
 // The strategies, models and targets the words name.
 Result<void> resolve(ScoreboardOptions& o) {
-  auto strategies = split_list("--strategies", o.strategies_text);
+  auto strategies = split_strategies(o.strategies_text);
   if (!strategies) return fail(strategies.error());
   for (const std::string& w : *strategies) {
     const std::vector<std::string> names = sim::strategy_names();
-    if (std::find(names.begin(), names.end(), w) == names.end()) {
+    // A spec (portfolio:pos=6,pct=1) says what is wrong with it; else a name
+    // --strategy offers (not `fuzz`, which reads a fuzzer's input).
+    if (w.find(':') != std::string::npos) {
+      if (const std::string why = sim::strategy_error(w); !why.empty()) return fail("--strategies: " + why);
+    } else if (std::find(names.begin(), names.end(), w) == names.end()) {
       return fail("--strategies: unknown strategy " + shown(w) + " (strategies: " + joined(names) + ")");
     }
     o.spec.strategies.push_back(*sim::parse_strategy(w));
@@ -172,7 +202,8 @@ void add_options(CLI::App* cmd, ScoreboardOptions& o) {
   o.spec.base = sim::sim_command_defaults();
   o.spec.base.base.run.iterations = 3;  // as `wsstress sim`, so that replay lines need no --iterations
   o.strategies_text = joined(sim::strategy_names(), ",");
-  completes(cmd->add_option("--strategies", o.strategies_text, "comma-separated strategies (default: every one `sim --strategy` takes)"),
+  completes(cmd->add_option("--strategies", o.strategies_text, "comma-separated strategies (default: every one `sim --strategy` takes), or portfolio "
+                                  "weights such as portfolio:pos=6,sleep-first=3,pct=1"),
             sim::strategy_names())->capture_default_str();
   completes(cmd->add_option("--memory", o.memory_text, "comma-separated memory models"), sim::memory_names())
       ->capture_default_str();
@@ -213,6 +244,7 @@ void add_options(CLI::App* cmd, ScoreboardOptions& o) {
       "Examples:\n"
       "  wsstress scoreboard --runs 20 --budget 300 --jobs 2 --svg board.svg --json board.json\n"
       "  wsstress scoreboard --runs 3 --budget 200 --strategies pct,pos --mutants none,late_is_blocked_lock\n"
+      "  wsstress scoreboard --strategies portfolio,portfolio:pos=6,sleep-first=3,pct=1 --runs 5 --budget 300\n"
       "  wsstress scoreboard --mutants '' --scenarios 'cross*' --runs 5 --budget 100   # a scenario family, must pass");
 }
 

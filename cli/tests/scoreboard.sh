@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `wsstress scoreboard` (issue #42 item 2), small and deterministic: 3 runs x
-# 200 schedules of two strategies on two mutants and the clean pool, in two
+# 200 schedules of two strategies (the random walk and a portfolio spec, whose
+# comma does not split --strategies) on two mutants and the clean pool, in two
 # worker processes, on --seed 1. Every run's first seed must be the one --seed
 # derives (high 32 bits of splitmix64's mix(1), plus r), every schedule count
 # what a direct `wsstress sim` sweep of that run's seeds gives - the failing
@@ -17,7 +18,7 @@ ws=$1 scratch=$2
 rm -rf "$scratch" && mkdir -p "$scratch" && cd "$scratch" || exit 1
 fail() { echo "scoreboard: $*" >&2; exit 1; }
 
-"$ws" scoreboard --runs 3 --budget 200 --strategies random,pct --memory sc,tso \
+"$ws" scoreboard --runs 3 --budget 200 --strategies random,portfolio:pos=1,pct=2 --memory sc,tso \
   --mutants none,late_is_blocked_lock,latch_set_no_wake --jobs 2 --quiet --seed 1 \
   --json board.json --svg board.svg --html board.html >board.txt 2>board.err
 rc=$?
@@ -31,6 +32,7 @@ ws = sys.argv[1]
 b = json.load(open("board.json"))
 assert b["schema"] == "wsstress.scoreboard/1", b["schema"]
 assert len(b["cells"]) == 3 * 2 * 2, len(b["cells"])
+assert b["strategies"] == ["random", "portfolio:pos=1,pct=2"], b["strategies"]
 def mix(z):
     m = (1 << 64) - 1
     z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) & m
@@ -112,6 +114,9 @@ EOF
   fail "a twin said to fail: $(cat err.txt)"
 "$ws" scoreboard --strategies frob >err.txt 2>&1; [ $? -eq 2 ] && grep -q "unknown strategy 'frob'" err.txt ||
   fail "an unknown strategy: $(cat err.txt)"
+"$ws" scoreboard --strategies pos,portfolio:pos=1,frob=2 >err.txt 2>&1; [ $? -eq 2 ] &&
+  grep -q "^wsstress: error: --strategies: bad portfolio 'portfolio:pos=1,frob=2': unknown member 'frob' (members: " err.txt &&
+  [ "$(wc -l <err.txt)" -eq 1 ] || fail "a bad portfolio spec: $(cat err.txt)"
 "$ws" scoreboard --memory sc,arm >err.txt 2>&1; [ $? -eq 2 ] && grep -q "unknown memory model 'arm'" err.txt ||
   fail "an unknown model: $(cat err.txt)"
 "$ws" scoreboard --mutants caught,late_is_blocked_lock >err.txt 2>&1; [ $? -eq 2 ] && grep -q "is given twice" err.txt ||

@@ -30,6 +30,8 @@ void set_number(SimCampaignSpec& s, const std::string& text) {
   v = static_cast<std::remove_reference_t<decltype(v)>>(std::strtoull(text.c_str(), nullptr, 10));
 }
 
+// A registered name or a spec such as "portfolio:pos=6,pct=1" (strategies.hpp).
+std::string check_strategy(const std::string& text) { return strategy_error(text); }
 std::string strategy_text(const SimCampaignSpec& s) { return strategy_name(s.config.strategy); }
 void set_strategy(SimCampaignSpec& s, const std::string& text) {
   s.config.strategy = parse_strategy(text).value_or(s.config.strategy);
@@ -45,7 +47,8 @@ std::vector<SimFlag> make_sim_table() {
   // Built on the first call, after every strategy file has registered.
   static const std::string strategy_help_text = sim::strategy_help();
   return {
-      {{.names = "--strategy", .help = strategy_help_text, .takers = kSim, .words = strategy_names},
+      {{.names = "--strategy", .help = strategy_help_text, .takers = kSim, .words = strategy_names,
+        .check = check_strategy},
        strategy_text, set_strategy},
       {{.names = "--memory",
         .help = "sequentially consistent, x86-TSO store buffers, or the C++ memory model (loads may read older "

@@ -195,8 +195,8 @@ Repro program_repro(const std::uint8_t* data, std::size_t size, const std::strin
   rep.spec.noise = 0;
   SimRunFn run = find_sim_runner(mutant);
   if (run == nullptr) return rep;
-  // The portfolio picks each seed's strategy (random, PCT at three depths,
-  // sleep-first), so the seeds cover every member under both memory models.
+  // The portfolio picks each seed's member (portfolio.cpp's table), so the
+  // seeds cover every member under both memory models.
   for (unsigned seed = 0; seed < max_seeds && !found; ++seed) {
     for (MemoryModel mem : kMemoryModels) {
       SimConfig cfg;

@@ -163,7 +163,8 @@ SimFailure replay_child_failure(const SimCampaignSpec& spec, CrashJournal& journ
 }
 
 // The execution the child died in: its seed and decisions up to the crash.
-SimFailure crash_failure(const SimCampaignSpec& spec, CrashJournal& journal, int status, double at) {
+SimFailure crash_failure(const SimCampaignSpec& spec, CrashJournal& journal, int status, double at,
+                         const char* note = "") {
   const CrashJournal::Header& h = journal.header();
   SimConfig cfg = spec.config;
   cfg.seed = h.seed;
@@ -173,6 +174,7 @@ SimFailure crash_failure(const SimCampaignSpec& spec, CrashJournal& journal, int
   r.verdict.message = process_end_text(status) + " after " + std::to_string(h.n_decisions) +
                       " scheduling decisions: the pool under test crashed (its last words are on stderr above)";
   if (h.overflowed) r.verdict.message += "; the journal overflowed, so the reproducer holds only the first decisions";
+  r.verdict.message += note;
   r.steps = h.n_decisions;
   r.schedule = cfg.forced;
   return make_sim_failure(spec.base.run, h.seed, cfg, std::move(r), at);
@@ -235,7 +237,21 @@ bool account_child(const SimCampaignSpec& spec, CrashJournal& journal, int statu
     return false;
   }
   if (WIFEXITED(status) && WEXITSTATUS(status) == kChildFailed && h.failed) {
-    report.failures.push_back(replay_child_failure(spec, journal, at));
+    // The replay runs the pool under test again in this process. A failure
+    // whose replay crashes here (a use after free the child's heap turned
+    // into a report and this heap into a SIGSEGV) ended a scoreboard worker,
+    // so the replay is tried in a child first; one that crashes there is
+    // recorded as that crash.
+    const ChildAnswer probe = answer_in_child([&] {
+      replay_child_failure(spec, journal, at);
+      return std::string();
+    });
+    if (!probe.started || probe.clean) {
+      report.failures.push_back(replay_child_failure(spec, journal, at));
+    } else {
+      report.failures.push_back(crash_failure(spec, journal, probe.status, at,
+                                              " (the campaign's child stopped at another failure; replayed, it crashed)"));
+    }
   } else {
     ++report.runs;  // the seed it died in was run, as far as its crash
     ++report.executions;

@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
+#include <set>
 
+#include "wsstress/shown.hpp"
 #include "wsstress/sim/engine.hpp"
 
 namespace wsstress::sim {
@@ -59,11 +62,34 @@ bool add_strategy(const StrategyEntry& e) {
 
 const std::vector<const StrategyEntry*>& all_strategies() { return registry(); }
 
+namespace {
+
+// The entry whose name is `word` up to its first colon, if it takes a spec.
+const StrategyEntry* spec_taker(std::string_view word) noexcept {
+  const auto colon = word.find(':');
+  if (colon == std::string_view::npos) return nullptr;
+  for (const StrategyEntry* e : registry()) {
+    if (word.substr(0, colon) == e->kind.name()) return e->spec_error != nullptr ? e : nullptr;
+  }
+  return nullptr;
+}
+
+// A spec's name for the program's life (StrategyKind keeps a pointer); one
+// copy per spelling, so that names compare as the registered ones do.
+StrategyKind interned(std::string_view word) {
+  static std::mutex lock;
+  static std::set<std::string, std::less<>> names;
+  const std::lock_guard<std::mutex> hold(lock);
+  return StrategyKind(names.emplace(word).first->c_str());
+}
+
+}  // namespace
+
 const StrategyEntry* find_strategy(StrategyKind s) noexcept {
   for (const StrategyEntry* e : registry()) {
     if (e->kind == s) return e;
   }
-  return nullptr;
+  return spec_taker(s.name());
 }
 
 const char* strategy_name(StrategyKind s) noexcept { return s.name(); }
@@ -72,7 +98,16 @@ std::optional<StrategyKind> parse_strategy(std::string_view word) noexcept {
   for (const StrategyEntry* e : registry()) {
     if (word == e->kind.name()) return e->kind;
   }
+  if (const StrategyEntry* e = spec_taker(word); e != nullptr && e->spec_error(word).empty()) return interned(word);
   return std::nullopt;
+}
+
+std::string strategy_error(std::string_view word) {
+  if (parse_strategy(word)) return {};
+  if (const StrategyEntry* e = spec_taker(word)) return e->spec_error(word);
+  std::string list;
+  for (const std::string& n : strategy_names()) list += (list.empty() ? "" : ", ") + n;
+  return "unknown strategy " + shown(word) + " (strategies: " + list + ")";
 }
 
 std::vector<std::string> strategy_names() {

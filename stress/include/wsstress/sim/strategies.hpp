@@ -62,15 +62,25 @@ struct StrategyEntry {
   // counts): simulate() first runs the program under `make`'s strategy, then
   // under this one, made from the trial's. Null for the rest.
   std::unique_ptr<Strategy> (*after_trial)(const SimConfig& config, SplitMix64& rng, const Strategy& trial) = nullptr;
+  // A strategy that takes a spec after its name and a colon (the portfolio's
+  // weights: "portfolio:pos=6,pct=1"): "" if `word` is a valid one, else why
+  // not, in one line. parse_strategy takes a valid one as a strategy named by
+  // the whole word, which this entry runs. Null for the rest.
+  std::string (*spec_error)(std::string_view word) = nullptr;
 };
 
 const char* strategy_name(StrategyKind s) noexcept;  // its name
-// The registered strategy of that name; nullopt for another word.
+// The registered strategy of that name, or a valid spec NAME:... of an entry
+// that takes one (its name kept for the program's life); nullopt for another word.
 std::optional<StrategyKind> parse_strategy(std::string_view word) noexcept;
+// "" if parse_strategy takes `word`, else why not in one line, for the CLI's
+// errors: an unknown name lists --strategy's names; a bad spec says what is wrong.
+std::string strategy_error(std::string_view word);
 // Adds `e`; called before main by WSSTRESS_REGISTER_STRATEGY. Two strategies
 // of one name end the program (a build mistake).
 bool add_strategy(const StrategyEntry& e);
-// Every registered strategy, by rank (then name); the entry of one (nullptr: none).
+// Every registered strategy, by rank (then name); the entry of one (nullptr:
+// none; a spec's is its entry's).
 const std::vector<const StrategyEntry*>& all_strategies();
 const StrategyEntry* find_strategy(StrategyKind s) noexcept;
 // The names --strategy takes, by rank (the entries with a help line).
