@@ -39,14 +39,11 @@ __attribute__((used, section("__libfuzzer_extra_counters"))) std::uint8_t g_extr
 void mark(std::uint64_t pair) { g_extra[wsstress::SplitMix64::mix(pair) % kPairSlots] = 1; }
 }  // namespace
 
-// Its options (target_env.hpp): --mutant, and --scenario to pin one of the
-// scenarios it fuzzes (default: byte 0 of each input picks).
+// Its options: simulator_target_options (simulator_target.hpp).
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
-  wsstress::stress::RunSpec options;
-  const auto given =
-      wsstress::fuzz::target_options(argc, argv, "reads_from_fuzzer", wsstress::stress::kScheduleFuzzer, options);
+  const auto options = wsstress::fuzz::simulator_target_options(argc, argv, "reads_from_fuzzer");
   g_mutant = options.mutant;
-  g_scenario = wsstress::fuzz::pinned_scenario(given, options, "reads_from_fuzzer");
+  g_scenario = options.scenario;
   return 0;
 }
 

@@ -66,15 +66,12 @@ void observe(std::uint32_t fiber, const wsstress::pool::Event& e) {
 }
 }  // namespace
 
-// Its options (target_env.hpp): --mutant, and --scenario to pin one of the
-// scenarios it fuzzes (default: byte 0 of each input picks).
+// Its options: simulator_target_options (simulator_target.hpp).
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
-  wsstress::stress::RunSpec options;
-  const auto given =
-      wsstress::fuzz::target_options(argc, argv, "schedule_fuzzer", wsstress::stress::kScheduleFuzzer, options);
+  const auto options = wsstress::fuzz::simulator_target_options(argc, argv, "schedule_fuzzer");
   g_mutant = options.mutant;
   g_run = wsstress::sim::find_sim_runner(g_mutant);  // every catalog mutant has one
-  g_scenario = wsstress::fuzz::pinned_scenario(given, options, "schedule_fuzzer");
+  g_scenario = options.scenario;
   wsstress::sim::set_event_observer(&observe);
   return 0;
 }

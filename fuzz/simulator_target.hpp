@@ -32,6 +32,19 @@ inline std::string pinned_scenario(const GivenFlags& given, const stress::RunSpe
   return options.scenario;
 }
 
+// A simulator target's options (target_env.hpp): --mutant, and --scenario to
+// pin one of the scenarios it fuzzes (empty: byte 0 of each input picks).
+struct SimulatorTargetOptions {
+  std::string mutant = "none";
+  std::string scenario;
+};
+
+inline SimulatorTargetOptions simulator_target_options(int* argc, char*** argv, const char* target) {
+  stress::RunSpec options;
+  const GivenFlags given = target_options(argc, argv, target, stress::kScheduleFuzzer, options);
+  return {options.mutant, pinned_scenario(given, options, target)};
+}
+
 // A failing run: its report on stderr (lines starting "== wsstress", which
 // `wsstress fuzz` shows), then abort. `target` is `wsstress fuzz`'s name of it.
 [[noreturn]] inline void report_finding(const std::string& target, const sim::ScheduleInput& in, const sim::SimResult& r,
