@@ -305,6 +305,35 @@ TEST(Explains, ASetThatWasUndoneIsNamed) {
   EXPECT_EQ(seen.find("undone"), std::string::npos) << seen;
 }
 
+// A broadcast whose wake loop skipped a worker (the fourth blind round's bug
+// A: inject_broadcast's loop stopped one short): worker 1 asleep since step 10,
+// a broadcast at step 20 into both queues, whose loop tried worker 0 only.
+// The loss is the broadcaster's (§6: wake every worker), not gate 5's; with
+// worker 1 tried too, it is not this rule's.
+TEST(Explains, ABroadcastThatWokeNotEveryWorkerIsNamed) {
+  const std::uint32_t w = 1, fiber = 2;
+  std::vector<sim::RecordedEvent> events = {
+      ev(1, fiber, EventKind::ThreadStart, w, 0x500),      ev(2, fiber, EventKind::ThreadIdle, w, 0x500),
+      ev(3, fiber, EventKind::ThreadSleepy, w, 6),         ev(4, fiber, EventKind::ThreadSleepGate, w, 1),
+      ev(5, fiber, EventKind::ThreadSleepGate, w, 2),      ev(6, fiber, EventKind::ThreadSleepGate, w, 3),
+      ev(7, fiber, EventKind::ThreadSleepGate, w, 4),      ev(10, fiber, EventKind::ThreadSleeping, w, 0x500),
+      ev(10, fiber, EventKind::ThreadSleepGate, w, 5),     ev(20, 0, EventKind::JobBroadcast, Event::kNoWorker, 2),
+      ev(21, 0, EventKind::ThreadNotifyMissed, 0),
+  };
+  const sim::StallContext ctx = all_blocked();
+  const std::string why = joined(sim::explain_stall(events, ctx));
+  EXPECT_NE(why.find("lost at step 20: fiber0 pushed a broadcast job into each of 2 broadcast queues and tried to "
+                     "wake worker 0 (is_blocked false), not fiber2 (worker 1), whose queue still holds its job"),
+            std::string::npos)
+      << why;
+  EXPECT_NE(why.find("rule broken: sleep/README.md §6: inject_broadcast bumps no JEC, so it wakes every worker"),
+            std::string::npos)
+      << why;
+  events.push_back(ev(22, 0, EventKind::ThreadNotifyMissed, 1));
+  const std::string tried = joined(sim::explain_stall(events, ctx));
+  EXPECT_EQ(tried.find("not fiber2 (worker 1)"), std::string::npos) << tried;
+}
+
 // Work abandoned in broadcast queues (the blind study's held-out bug B,
 // hand-written: spawn_broadcast taking one terminate count instead of one
 // per worker): both workers of a pool exit while worker 1's broadcast job is

@@ -197,6 +197,23 @@ std::optional<Diagnosis> lost_latch(const std::vector<RecordedEvent>& ev, std::s
   return std::nullopt;
 }
 
+// Event i, a broadcast whose job still waits in s's queue, and whose
+// wake loop never tried s: inject_broadcast must notify every worker, since
+// no counter tells a sleeper a broadcast came (the fourth blind round's bug
+// A, which the gate-5 rule below blamed: the event precedes the pushes, so a
+// gate 5 after it may still find the queue empty).
+std::optional<Diagnosis> broadcast_skipped(const std::vector<RecordedEvent>& ev, std::size_t i, const Sleeper& s,
+                                           const Who& who, const std::string& sleeper) {
+  const Decision d = decision_after(ev, i);
+  if (tried(ev, d, s.worker)) return std::nullopt;
+  const std::string tries = d.attempts.empty() ? std::string("tried to wake nobody") : "tried to wake " + others_tried(ev, d);
+  return Diagnosis{"lost at " + step_of(ev, i) + ": " + who(i) + " pushed a broadcast job into each of " +
+                       std::to_string(ev[i].event.count()) + " broadcast queues and " + tries + ", not " + sleeper +
+                       " (worker " + std::to_string(s.worker) + "), whose queue still holds its job",
+                   "sleep/README.md §6: inject_broadcast bumps no JEC, so it wakes every worker through "
+                   "notify_worker_latch_is_set, one call per worker's queue"};
+}
+
 // Another worker's announce in s's pool between events `from` and `to`: it
 // turns the JEC sleepy again, which can roll it back to the value s remembered.
 std::size_t other_announce(const std::vector<RecordedEvent>& ev, const Sleeper& s, std::size_t from, std::size_t to) {
@@ -360,6 +377,9 @@ Diagnosis diagnose(const std::vector<RecordedEvent>& ev, const Sleeper& s, const
     const std::size_t g5 = s.gate[5];
     if (e.kind == EventKind::LatchSet || e.kind == EventKind::CountLatchSet) {
       if (auto d = lost_latch(ev, i, s, who, sleeper)) return *d;
+    }
+    if (e.kind == EventKind::JobBroadcast) {
+      if (auto d = broadcast_skipped(ev, i, s, who, sleeper)) return *d;
     }
     if (e.kind == EventKind::JobBroadcast && g5 != kNone && i < g5) {
       return {"lost between " + step_of(ev, i) + " (" + who(i) + " pushed a job to " + sleeper +
