@@ -120,6 +120,18 @@ sim::StallContext all_blocked() {
   return ctx;
 }
 
+// Worker w's way to sleep, hand-written: started at step `start`, idle on
+// `latch`, announced (remembering JEC 6), past gates 1-4 by step start + 6,
+// registered and past gate 5 at step `sleeping`.
+std::vector<sim::RecordedEvent> asleep(std::uint32_t w, std::uint32_t fiber, std::uint64_t latch, std::uint64_t start,
+                                       std::uint64_t sleeping) {
+  return {ev(start, fiber, EventKind::ThreadStart, w, latch),         ev(start + 1, fiber, EventKind::ThreadIdle, w, latch),
+          ev(start + 2, fiber, EventKind::ThreadSleepy, w, 6),         ev(start + 3, fiber, EventKind::ThreadSleepGate, w, 1),
+          ev(start + 4, fiber, EventKind::ThreadSleepGate, w, 2),      ev(start + 5, fiber, EventKind::ThreadSleepGate, w, 3),
+          ev(start + 6, fiber, EventKind::ThreadSleepGate, w, 4),      ev(sleeping, fiber, EventKind::ThreadSleeping, w, latch),
+          ev(sleeping, fiber, EventKind::ThreadSleepGate, w, 5)};
+}
+
 // The explainer on a hand-written event record (checking the checker): a
 // worker asleep since step 10; an injection at step 20 whose publisher read
 // two sleepers and two idle-but-awake threads (sleepers counted as awake: the
@@ -127,14 +139,9 @@ sim::StallContext all_blocked() {
 // wake rule's (§7), not "nothing should have woken it".
 TEST(Explains, AWakeRuleThatCountsSleepersAsIdleIsItsOwnLoss) {
   const std::uint32_t w = 1, fiber = 2;
-  std::vector<sim::RecordedEvent> events = {
-      ev(1, fiber, EventKind::ThreadStart, w, 0x500),      ev(2, fiber, EventKind::ThreadIdle, w, 0x500),
-      ev(3, fiber, EventKind::ThreadSleepy, w, 6),         ev(4, fiber, EventKind::ThreadSleepGate, w, 1),
-      ev(5, fiber, EventKind::ThreadSleepGate, w, 2),      ev(6, fiber, EventKind::ThreadSleepGate, w, 3),
-      ev(7, fiber, EventKind::ThreadSleepGate, w, 4),      ev(10, fiber, EventKind::ThreadSleeping, w, 0x500),
-      ev(10, fiber, EventKind::ThreadSleepGate, w, 5),     ev(20, 0, EventKind::JobsInjected, Event::kNoWorker, 1),
-      ev(21, 0, EventKind::JobThreadCounts, Event::kNoWorker, 2, 2),
-  };
+  std::vector<sim::RecordedEvent> events = asleep(w, fiber, 0x500, 1, 10);
+  events.push_back(ev(20, 0, EventKind::JobsInjected, Event::kNoWorker, 1));
+  events.push_back(ev(21, 0, EventKind::JobThreadCounts, Event::kNoWorker, 2, 2));
   sim::StallContext ctx = all_blocked();
   const std::string why = joined(sim::explain_stall(events, ctx));
   EXPECT_NE(why.find("injected 1 job(s) from outside the pool; read 2 sleeping, 2 idle; woke nobody"), std::string::npos)
@@ -161,16 +168,8 @@ TEST(Explains, AWakeRuleThatCountsSleepersAsIdleIsItsOwnLoss) {
 // and woke nobody. The loss is gate 4's (a sleeper missing from the count),
 // not the wake rule's (§7), which the explainer said before.
 TEST(Explains, ASleeperMissingFromTheCountIsGate4s) {
-  const auto story = [](std::uint32_t w, std::uint32_t fiber, std::uint64_t at) {
-    return std::vector<sim::RecordedEvent>{
-        ev(at, fiber, EventKind::ThreadStart, w, 0x500 + w),     ev(at + 1, fiber, EventKind::ThreadIdle, w, 0x500 + w),
-        ev(at + 2, fiber, EventKind::ThreadSleepy, w, 6),         ev(at + 3, fiber, EventKind::ThreadSleepGate, w, 1),
-        ev(at + 4, fiber, EventKind::ThreadSleepGate, w, 2),      ev(at + 5, fiber, EventKind::ThreadSleepGate, w, 3),
-        ev(at + 6, fiber, EventKind::ThreadSleepGate, w, 4),      ev(at + 7, fiber, EventKind::ThreadSleeping, w, 0x500 + w),
-        ev(at + 7, fiber, EventKind::ThreadSleepGate, w, 5)};
-  };
-  std::vector<sim::RecordedEvent> events = story(0, 1, 1);
-  for (const auto& e : story(1, 2, 3)) events.push_back(e);
+  std::vector<sim::RecordedEvent> events = asleep(0, 1, 0x500, 1, 8);
+  for (const auto& e : asleep(1, 2, 0x501, 3, 10)) events.push_back(e);
   std::stable_sort(events.begin(), events.end(), [](const auto& a, const auto& b) { return a.step < b.step; });
   events.push_back(ev(20, 0, EventKind::JobsInjected, Event::kNoWorker, 1));
   events.push_back(ev(21, 0, EventKind::JobThreadCounts, Event::kNoWorker, 2, 1));
@@ -312,14 +311,9 @@ TEST(Explains, ASetThatWasUndoneIsNamed) {
 // worker 1 tried too, it is not this rule's.
 TEST(Explains, ABroadcastThatWokeNotEveryWorkerIsNamed) {
   const std::uint32_t w = 1, fiber = 2;
-  std::vector<sim::RecordedEvent> events = {
-      ev(1, fiber, EventKind::ThreadStart, w, 0x500),      ev(2, fiber, EventKind::ThreadIdle, w, 0x500),
-      ev(3, fiber, EventKind::ThreadSleepy, w, 6),         ev(4, fiber, EventKind::ThreadSleepGate, w, 1),
-      ev(5, fiber, EventKind::ThreadSleepGate, w, 2),      ev(6, fiber, EventKind::ThreadSleepGate, w, 3),
-      ev(7, fiber, EventKind::ThreadSleepGate, w, 4),      ev(10, fiber, EventKind::ThreadSleeping, w, 0x500),
-      ev(10, fiber, EventKind::ThreadSleepGate, w, 5),     ev(20, 0, EventKind::JobBroadcast, Event::kNoWorker, 2),
-      ev(21, 0, EventKind::ThreadNotifyMissed, 0),
-  };
+  std::vector<sim::RecordedEvent> events = asleep(w, fiber, 0x500, 1, 10);
+  events.push_back(ev(20, 0, EventKind::JobBroadcast, Event::kNoWorker, 2));
+  events.push_back(ev(21, 0, EventKind::ThreadNotifyMissed, 0));
   const sim::StallContext ctx = all_blocked();
   const std::string why = joined(sim::explain_stall(events, ctx));
   EXPECT_NE(why.find("lost at step 20: fiber0 pushed a broadcast job into each of 2 broadcast queues and tried to "
