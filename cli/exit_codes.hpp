@@ -4,8 +4,8 @@
 
 #include <cstdint>
 
-#include "wsstress/exit_code.hpp"
-#include "wsstress/stress/scenario.hpp"
+#include "wsstress/core/exit_code.hpp"
+#include "wsstress/core/scenario.hpp"
 
 namespace wsstress::cli {
 
@@ -13,13 +13,13 @@ namespace wsstress::cli {
 using enum wsstress::ExitCode;
 
 // The exit code of a verdict.
-inline int exit_code_for(stress::VerdictKind k) noexcept {
+inline int exit_code_for(core::VerdictKind k) noexcept {
   switch (k) {
-    case stress::VerdictKind::Pass: return kOk;
-    case stress::VerdictKind::Bug: return kFailed;
-    case stress::VerdictKind::Crash: return kFailed;
-    case stress::VerdictKind::Hang: return kHang;
-    case stress::VerdictKind::Internal: return kInternal;
+    case core::VerdictKind::Pass: return kOk;
+    case core::VerdictKind::Bug: return kFailed;
+    case core::VerdictKind::Crash: return kFailed;
+    case core::VerdictKind::Hang: return kHang;
+    case core::VerdictKind::Internal: return kInternal;
   }
   return kInternal;
 }
@@ -33,8 +33,8 @@ struct SweepVerdict {
   const char* word;
   int code;
 };
-inline SweepVerdict sweep_verdict(stress::VerdictKind k, std::uint64_t runs, int stopped_by_signal) noexcept {
-  if (k != stress::VerdictKind::Pass) return {stress::verdict_name(k), exit_code_for(k)};
+inline SweepVerdict sweep_verdict(core::VerdictKind k, std::uint64_t runs, int stopped_by_signal) noexcept {
+  if (k != core::VerdictKind::Pass) return {core::verdict_name(k), exit_code_for(k)};
   const char* word = runs == 0 ? "empty" : "pass";
   if (stopped_by_signal != 0) return {word, 128 + stopped_by_signal};
   return {word, runs == 0 ? static_cast<int>(kEmpty) : static_cast<int>(kOk)};

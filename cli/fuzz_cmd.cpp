@@ -21,13 +21,13 @@
 #include "exit_codes.hpp"
 #include "output.hpp"
 #include "report.hpp"
-#include "wsstress/engines/fuzz.hpp"
-#include "wsstress/stress/run_flags.hpp"
-#include "wsstress/shown.hpp"
+#include "wsstress/matrix/fuzz.hpp"
+#include "wsstress/core/run_flags.hpp"
+#include "wsstress/core/shown.hpp"
 #include "wsstress/sim/fuzz_input.hpp"
 #include "wsstress/sim/reads_from.hpp"
-#include "wsstress/stress/catalog.hpp"
-#include "wsstress/stress/sweep.hpp"
+#include "wsstress/core/catalog.hpp"
+#include "wsstress/core/sweep.hpp"
 
 namespace wsstress::cli {
 
@@ -35,7 +35,7 @@ namespace wsstress::cli {
 // unity build merges files).
 namespace fuzz_cmd {
 
-using namespace engines;  // FuzzOptions, running a target, converting a finding
+using namespace matrix;  // FuzzOptions, running a target, converting a finding
 
 namespace {
 
@@ -60,7 +60,7 @@ Result<ConvertedFile> convert(const FuzzOptions& o, const std::string& crash, co
 
 // A crash input whose simulator replay crashes: converting it again shows the crash again.
 std::string crash_replay_command(const FuzzOptions& o, const std::string& crash) {
-  return stress::fuzz_command({.target = o.target, .convert = crash, .mutant = o.mutant, .scenario = o.scenario});
+  return core::fuzz_command({.target = o.target, .convert = crash, .mutant = o.mutant, .scenario = o.scenario});
 }
 
 void print_converted(const FuzzOptions& o, const ConvertedFile& c, const std::string& crash) {
@@ -77,7 +77,7 @@ void print_converted(const FuzzOptions& o, const ConvertedFile& c, const std::st
   } else if (c.failing) {
     std::fprintf(text_out(), "  simulator:   %s: %s\n", c.verdict.c_str(), c.message.c_str());
     std::fprintf(text_out(), "  reproducer:  %s (exact: every scheduling decision recorded)\n", c.repro_path.c_str());
-    std::fprintf(text_out(), "  replay:      %s\n", stress::repro_replay_command(c.repro_path, true).c_str());
+    std::fprintf(text_out(), "  replay:      %s\n", core::repro_replay_command(c.repro_path, true).c_str());
   } else if (takes_programs(o.target)) {
     std::fprintf(text_out(), "  simulator:   no failing interleaving found for this program (100 seeds x SC/TSO, the portfolio's strategies)\n");
     std::fprintf(text_out(), "  reproducer:  %s (the program; replays the simulator's seed 0)\n", c.repro_path.c_str());
@@ -86,11 +86,11 @@ void print_converted(const FuzzOptions& o, const ConvertedFile& c, const std::st
     std::fprintf(text_out(), "  reproducer:  %s (its schedule, recorded)\n", c.repro_path.c_str());
   }
   if (takes_programs(o.target)) {
-    std::fprintf(text_out(), "  real threads: %s\n", stress::program_run_command(crash, o.mutant).c_str());
+    std::fprintf(text_out(), "  real threads: %s\n", core::program_run_command(crash, o.mutant).c_str());
   }
   if (o.target == "oracle") {
     std::fprintf(text_out(), "  both:         %s (the port and rayon-core 1.10.1)\n",
-                 stress::oracle_command(crash, o.mutant).c_str());
+                 core::oracle_command(crash, o.mutant).c_str());
   }
 }
 
@@ -127,7 +127,7 @@ int report_fuzz(const FuzzOptions& o, const FuzzRun& run, const std::string& cor
        // The standalone driver measures no coverage: null, not a 0 that reads as one.
        {"coverage", run.standalone ? nlohmann::json() : nlohmann::json(run.cov)},
        {"failures", nlohmann::json::array()},
-       {"stopped_by", run.stopped_by_signal != 0 ? nlohmann::json(stress::signal_name(run.stopped_by_signal))
+       {"stopped_by", run.stopped_by_signal != 0 ? nlohmann::json(core::signal_name(run.stopped_by_signal))
                                                  : nlohmann::json()}};
   std::fprintf(text_out(), "fuzz: %s_fuzzer, mutant %s%s, %s\n", o.target.c_str(), o.mutant.c_str(),
                o.scenario.empty() ? "" : (", scenario " + o.scenario).c_str(), run.engine.c_str());
@@ -155,14 +155,14 @@ int report_fuzz(const FuzzOptions& o, const FuzzRun& run, const std::string& cor
                              {"message", c.message},
                              {"crash", run.crash},
                              {"repro", c.repro_path},
-                             {"replay", c.crashed ? crash_replay_command(o, run.crash) : stress::repro_replay_command(c.repro_path)},
+                             {"replay", c.crashed ? crash_replay_command(o, run.crash) : core::repro_replay_command(c.repro_path)},
                              {"executions", run.finding_execs},
                              {"at_seconds", secs}});
     return kFailed;
   }
   if (run.stopped_by_signal != 0) {
     std::fprintf(text_out(), "fuzz: stopped by %s: no finding in %llu executions in %.1f s, corpus %s\n",
-                 stress::signal_name(run.stopped_by_signal).c_str(), static_cast<unsigned long long>(run.execs), secs,
+                 core::signal_name(run.stopped_by_signal).c_str(), static_cast<unsigned long long>(run.execs), secs,
                  corpus.c_str());
     return 128 + run.stopped_by_signal;
   }
@@ -228,12 +228,12 @@ int reads_from_command(const FuzzOptions& o) {
     std::fprintf(text_out(), "  simulator:   %s: %s (%s)\n", r.repro.verdict.c_str(), r.repro.message.c_str(),
                  sim::memory_name(r.repro.config.memory));
     std::fprintf(text_out(), "  reproducer:  %s (exact: every scheduling decision recorded)\n", path.c_str());
-    std::fprintf(text_out(), "  replay:      %s\n", stress::repro_replay_command(path, true).c_str());
+    std::fprintf(text_out(), "  replay:      %s\n", core::repro_replay_command(path, true).c_str());
     std::fprintf(text_out(), "  input:       %s (reads_from_fuzzer's; %s)\n", input.c_str(),
-                 stress::fuzz_command({.target = "reads_from", .convert = input, .mutant = o.mutant, .scenario = o.scenario})
+                 core::fuzz_command({.target = "reads_from", .convert = input, .mutant = o.mutant, .scenario = o.scenario})
                      .c_str());
     j["failures"].push_back({{"verdict", r.repro.verdict}, {"message", r.repro.message}, {"crash", nullptr},
-                             {"repro", path}, {"replay", stress::repro_replay_command(path)},
+                             {"repro", path}, {"replay", core::repro_replay_command(path)},
                              {"executions", r.schedules}, {"at_seconds", r.seconds}});
     code = kFailed;
   } else {
@@ -263,7 +263,7 @@ int fuzz_command(const FuzzOptions& o) {
     std::fprintf(stderr, "wsstress: error: cannot create %s: %s\n", shown(corpus).c_str(), std::strerror(errno));
     return kInternal;
   }
-  const stress::StopSignals stop;  // a signal is passed on to the fuzzer, which reports what it ran
+  const core::StopSignals stop;  // a signal is passed on to the fuzzer, which reports what it ran
   int fd = -1;
   const pid_t pid = start_fuzzer(fuzzer_args(o, bin, corpus), fd);
   if (pid < 0) {
@@ -284,10 +284,10 @@ void add_fuzz_options(CLI::App* cmd, FuzzOptions& o) {
          {"program", "oracle", "schedule", "reads_from"})
       ->capture_default_str();
   add_max_seconds(cmd, o.time_s, "seconds to fuzz", 1.0, 604800.0);
-  add_table_option(cmd, "--hang-timeout", stress::kFuzzCommand, o.hang_timeout_s);
+  add_table_option(cmd, "--hang-timeout", core::kFuzzCommand, o.hang_timeout_s);
   cmd->add_option("--jobs", o.jobs, "parallel fuzzing processes (libFuzzer -fork)")
       ->check(whole_range(1, 256));
-  add_table_option(cmd, "--mutant", stress::kFuzzCommand, o.mutant);
+  add_table_option(cmd, "--mutant", core::kFuzzCommand, o.mutant);
   one_of(cmd->add_option("--scenario", o.scenario,
                          "--target schedule or reads_from: fuzz this scenario's schedules only (default: each "
                          "input's first byte picks); give it to --convert too"),

@@ -142,10 +142,10 @@ std::string page(const std::string& title, const std::string& body) {
 }  // namespace
 
 std::string sim_html(const sim::SimResult& r, const HtmlRunHeader& h) {
-  const bool pass = r.verdict.kind == stress::VerdictKind::Pass;
+  const bool pass = r.verdict.kind == core::VerdictKind::Pass;
   const Timeline t = build_timeline(r);
   std::string body = std::string("<h1 class=\"") + (pass ? "pass" : "fail") + "\">verdict: " +
-                     stress::verdict_name(r.verdict.kind) + (r.verdict.message.empty() ? "" : ": " + escape(r.verdict.message)) +
+                     core::verdict_name(r.verdict.kind) + (r.verdict.message.empty() ? "" : ": " + escape(r.verdict.message)) +
                      "</h1>\n<p>" + escape(h.title) + "; " + std::to_string(r.steps) + " scheduling points</p>\n";
   if (!h.replay.empty()) body += "<p>replay: <code>" + escape(h.replay) + "</code></p>\n";
   body += "<h2>Timeline</h2>\n";
@@ -166,10 +166,10 @@ std::string sim_html(const sim::SimResult& r, const HtmlRunHeader& h) {
   if (!r.verdict.dump.empty()) body += "<h2>State when it was detected</h2>\n<pre>" + escape(r.verdict.dump) + "</pre>\n";
   body += "<script type=\"application/json\" id=\"timeline\">" + script_json(timeline_json(t)) + "</script>\n<script>" +
           kScript + "</script>\n";
-  return page("wsstress: " + std::string(stress::verdict_name(r.verdict.kind)) + " - " + h.title, body);
+  return page("wsstress: " + std::string(core::verdict_name(r.verdict.kind)) + " - " + h.title, body);
 }
 
-std::string matrix_html(const std::vector<stress::MatrixReport>& per_engine) {
+std::string matrix_html(const std::vector<matrix::MatrixReport>& per_engine) {
   std::string body = "<h1>wsstress mutant matrix</h1>\n";
   if (per_engine.empty()) return page("wsstress mutant matrix", body);
   const auto& first = per_engine.front();
@@ -201,7 +201,7 @@ std::string matrix_html(const std::vector<stress::MatrixReport>& per_engine) {
   return page("wsstress mutant matrix", body + "</table>\n");
 }
 
-std::string scoreboard_html(const engines::ScoreboardReport& r) {
+std::string scoreboard_html(const matrix::ScoreboardReport& r) {
   std::string body = "<h1>wsstress scoreboard</h1>\n<p>" + escape(scoreboard_header_text(r.spec, r.cells.size() * r.spec.runs)) + "; " +
                      std::to_string(r.cells.size()) + " cells in " + std::to_string(static_cast<long>(r.elapsed_s)) +
                      " s</p>\n";
@@ -213,18 +213,18 @@ std::string scoreboard_html(const engines::ScoreboardReport& r) {
   for (auto s : r.spec.strategies) body += "<th>" + escape(sim::strategy_name(s)) + "</th>";
   body += "</tr>\n";
   for (std::size_t t = 0; t < r.spec.targets.size(); ++t) {
-    const engines::ScoreTarget& target = r.spec.targets[t];
+    const matrix::ScoreTarget& target = r.spec.targets[t];
     for (sim::MemoryModel m : r.spec.memories) {
       std::string row;
       for (sim::StrategyKind s : r.spec.strategies) {
-        const engines::ScoreCell* c = engines::find_cell(r, t, s, m);
+        const matrix::ScoreCell* c = matrix::find_cell(r, t, s, m);
         if (c == nullptr) {
           row += "<td></td>";
           continue;
         }
-        const engines::ScoreStats st = engines::score_stats(*c, target);
+        const matrix::ScoreStats st = matrix::score_stats(*c, target);
         std::string replay;  // the run at the median, if it found one
-        for (const engines::ScoreRun& run : c->runs) {
+        for (const matrix::ScoreRun& run : c->runs) {
           if (run.found && st.median && run.schedules == *st.median) replay = run.replay;
         }
         const char* cls = !st.unexpected.empty() ? "unexpected" : st.misses == st.runs ? "clean" : "caught";
@@ -236,7 +236,7 @@ std::string scoreboard_html(const engines::ScoreboardReport& r) {
     }
   }
   body += "</table>\n<h2>Summary (targets expected to fail)</h2>\n<pre>";
-  for (const engines::StrategySummary& s : engines::strategy_summaries(r)) {
+  for (const matrix::StrategySummary& s : matrix::strategy_summaries(r)) {
     body += escape(std::string(sim::memory_name(s.memory)) + " " + sim::strategy_name(s.strategy) + ": found " +
                    std::to_string(s.found) + "/" + std::to_string(s.runs) + " runs, " + std::to_string(s.always_found) +
                    "/" + std::to_string(s.targets) + " targets in every run, best median on " + std::to_string(s.best)) +

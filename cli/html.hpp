@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "wsstress/engines/scoreboard.hpp"
+#include "wsstress/matrix/scoreboard.hpp"
 #include "wsstress/sim/sim.hpp"
-#include "wsstress/stress/matrix.hpp"
+#include "wsstress/matrix/report.hpp"
 
 namespace wsstress::cli {
 
@@ -24,10 +24,10 @@ struct HtmlRunHeader {
 std::string sim_html(const sim::SimResult& r, const HtmlRunHeader& header);
 
 // The mutant matrix as a table coloured by outcome, each catch with its replay command.
-std::string matrix_html(const std::vector<stress::MatrixReport>& per_engine);
+std::string matrix_html(const std::vector<matrix::MatrixReport>& per_engine);
 
 // The scoreboard: its cumulative plot (inline SVG) and its table, each cell
 // carrying the replay command of its median run.
-std::string scoreboard_html(const engines::ScoreboardReport& r);
+std::string scoreboard_html(const matrix::ScoreboardReport& r);
 
 }  // namespace wsstress::cli

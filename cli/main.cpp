@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "wsstress/shown.hpp"
+#include "wsstress/core/shown.hpp"
 #include "exit_codes.hpp"
 #include "vocabulary.hpp"
 

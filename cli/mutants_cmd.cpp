@@ -9,14 +9,14 @@
 #include <cstdio>
 
 #include "commands.hpp"
-#include "wsstress/shown.hpp"
+#include "wsstress/core/shown.hpp"
 #include "exit_codes.hpp"
 #include "html.hpp"
 #include "output.hpp"
 #include "report.hpp"
-#include "wsstress/engines/matrix.hpp"
-#include "wsstress/stress/catalog.hpp"
-#include "wsstress/stress/sweep.hpp"
+#include "wsstress/matrix/run_matrix.hpp"
+#include "wsstress/core/catalog.hpp"
+#include "wsstress/core/sweep.hpp"
 
 namespace wsstress::cli {
 
@@ -25,14 +25,14 @@ namespace {
 // The registry's engines by name, in its order: --engine's choices.
 std::vector<std::string> engine_names() {
   std::vector<std::string> names;
-  for (const engines::Engine* e : engines::all_engines()) names.emplace_back(e->name());
+  for (const matrix::Engine* e : matrix::all_engines()) names.emplace_back(e->name());
   return names;
 }
 
 // "a, b (what b is), c": --engine's help, in the registry's order.
 std::string engines_help() {
   std::string text;
-  for (const engines::Engine* e : engines::all_engines()) {
+  for (const matrix::Engine* e : matrix::all_engines()) {
     text += std::string(text.empty() ? "" : ", ") + std::string(e->name());
     if (!e->gloss().empty()) text += " (" + std::string(e->gloss()) + ")";
   }
@@ -40,7 +40,7 @@ std::string engines_help() {
 }
 
 struct CheckOptions {
-  stress::MatrixSpec matrix;
+  matrix::MatrixSpec matrix;
   std::vector<std::string> engines;
   std::string json_path, html_path, engines_text, only_text;
   std::vector<std::string> expect_kind_text;
@@ -64,7 +64,7 @@ Result<void> split_commas(const std::string& option, const std::string& text, st
 Result<void> resolve(CheckOptions& o) {
   if (auto ok = split_commas("--engine", o.engines_text, o.engines); !ok) return ok;
   for (const std::string& e : o.engines) {
-    if (engines::find_engine(e) == nullptr) {
+    if (matrix::find_engine(e) == nullptr) {
       std::string names;
       for (const std::string& k : engine_names()) names += (names.empty() ? "" : ", ") + k;
       return fail("--engine: unknown engine " + shown(e) + " (engines: " + names + ")");
@@ -74,17 +74,17 @@ Result<void> resolve(CheckOptions& o) {
     if (auto ok = split_commas("--only", o.only_text, o.matrix.only); !ok) return ok;
   }
   for (const std::string& name : o.matrix.only) {
-    if (stress::find_mutant(name) == nullptr) {
+    if (core::find_mutant(name) == nullptr) {
       return fail("--only: unknown mutant " + shown(name) + " (see wsstress mutants list)");
     }
   }
   for (const std::string& e : o.expect_kind_text) {
     const auto eq = e.find('=');
-    const auto kinds = eq == std::string::npos ? 0 : stress::parse_failure_kinds(e.substr(eq + 1));
+    const auto kinds = eq == std::string::npos ? 0 : core::parse_failure_kinds(e.substr(eq + 1));
     if (kinds == 0) {
       return fail("--expect-kind: " + shown(e) + " is not MUTANT=KIND[|KIND...] with known kinds");
     }
-    if (stress::find_mutant(e.substr(0, eq)) == nullptr) {
+    if (core::find_mutant(e.substr(0, eq)) == nullptr) {
       return fail("--expect-kind: unknown mutant " + shown(e.substr(0, eq)));
     }
     o.matrix.expect_kinds[e.substr(0, eq)] = kinds;
@@ -94,17 +94,17 @@ Result<void> resolve(CheckOptions& o) {
 
 int check_command(const CheckOptions& o, const std::string& self) {
   const bool tty = isatty(1);
-  const stress::StopSignals stop;  // a signal ends the matrix after passing itself on to the running child
-  std::vector<stress::MatrixReport> reports;
+  const core::StopSignals stop;  // a signal ends the matrix after passing itself on to the running child
+  std::vector<matrix::MatrixReport> reports;
   for (const std::string& engine : o.engines) {
-    if (stress::StopSignals::requested() != 0) break;
-    stress::MatrixSpec spec = o.matrix;
+    if (core::StopSignals::requested() != 0) break;
+    matrix::MatrixSpec spec = o.matrix;
     spec.engine = engine;
     spec.self = self;
     std::fprintf(text_out(), "mutant matrix: engine %s, budget %g s per mutant\n", engine.c_str(), spec.budget_s);
     std::fflush(text_out());
     try {
-      reports.push_back(engines::run_matrix(spec, *engines::find_engine(engine), [tty, engine](const stress::MatrixRow& row) {
+      reports.push_back(matrix::run_matrix(spec, *matrix::find_engine(engine), [tty, engine](const matrix::MatrixRow& row) {
         if (!tty) return;
         const std::string line = matrix_row_text(engine, row);
         std::fwrite(line.data(), 1, line.size(), text_out());
@@ -119,7 +119,7 @@ int check_command(const CheckOptions& o, const std::string& self) {
   std::fwrite(text.data(), 1, text.size(), text_out());
   int stopped = 0;
   for (const auto& m : reports) stopped = stopped != 0 ? stopped : m.stopped_by_signal;
-  if (stopped == 0) stopped = stress::StopSignals::requested();  // between two engines
+  if (stopped == 0) stopped = core::StopSignals::requested();  // between two engines
   int code = matrix_exit_code(reports, stopped);
   if (!o.html_path.empty()) code = write_report("--html", o.html_path, matrix_html(reports), code);
   return o.json_path.empty() ? code : write_report("--json", o.json_path, matrix_json(reports), code);
@@ -131,7 +131,7 @@ void add_check_options(CLI::App* cmd, CheckOptions& o) {
   completes(cmd->add_option("--engine", o.engines_text, "comma-separated engines: " + engines_help()), engine_names())
       ->capture_default_str();
   add_max_seconds(cmd, o.matrix.budget_s, "seconds per mutant and engine", 0.5, 86400.0);
-  add_table_option(cmd, "--hang-timeout", stress::kMatrixCommand, o.matrix.hang_timeout_s);
+  add_table_option(cmd, "--hang-timeout", core::kMatrixCommand, o.matrix.hang_timeout_s);
   o.only_opt = completes(cmd->add_option("--only", o.only_text, "comma-separated mutants to check (default: all)"),
                          mutant_names());
   cmd->add_option("--expect-kind", o.expect_kind_text,
@@ -140,7 +140,7 @@ void add_check_options(CLI::App* cmd, CheckOptions& o) {
   o.matrix.base.iterations = 10;
   o.matrix.base.noise = 2;
   // The table's rows for the matrix's base run; its hang timeout is the matrix's own (above).
-  add_run_flags(cmd, o.matrix.base, stress::kMatrixCommand, {}, {"--hang-timeout"});
+  add_run_flags(cmd, o.matrix.base, core::kMatrixCommand, {}, {"--hang-timeout"});
   add_json(cmd, o.json_path, "write the matrix as JSON (schema wsstress.mutants/2)");
   cmd->add_option("--html", o.html_path, "write the matrix as one self-contained HTML table, coloured by outcome")
       ->check(output_path());

@@ -1,6 +1,6 @@
 // The shared command-line pieces. See options.hpp.
 #include "options.hpp"
-#include "wsstress/shown.hpp"
+#include "wsstress/core/shown.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -20,8 +20,8 @@
 
 #include "exit_codes.hpp"
 #include "output.hpp"
-#include "wsstress/stress/catalog.hpp"
-#include "wsstress/stress/scenarios.hpp"
+#include "wsstress/core/catalog.hpp"
+#include "wsstress/core/scenarios.hpp"
 
 namespace wsstress::cli {
 
@@ -32,7 +32,7 @@ int usage_error(const std::string& what) {
 
 std::vector<std::string> mutant_names() {
   std::vector<std::string> names;
-  for (const auto& m : stress::mutant_catalog()) names.push_back(m.name);
+  for (const auto& m : core::mutant_catalog()) names.push_back(m.name);
   return names;
 }
 
@@ -69,11 +69,11 @@ const Completion* completion_of(const CLI::Option* opt) {
 CLI::Validator finite_range(double lo, double hi) {
   char what[96];
   std::snprintf(what, sizeof what, "NUMBER in [%g - %g]", lo, hi);
-  return CLI::Validator([lo, hi](std::string& text) { return stress::check_decimal(text, lo, hi); }, what);
+  return CLI::Validator([lo, hi](std::string& text) { return core::check_decimal(text, lo, hi); }, what);
 }
 
 CLI::Validator whole_range(std::uint64_t lo, std::uint64_t hi) {
-  return CLI::Validator([lo, hi](std::string& text) { return stress::check_whole(text, lo, hi); },
+  return CLI::Validator([lo, hi](std::string& text) { return core::check_whole(text, lo, hi); },
                         "INT in [" + std::to_string(lo) + " - " + std::to_string(hi) + "]");
 }
 
@@ -93,8 +93,8 @@ CLI::Option* add_quiet(CLI::App* cmd, bool& quiet, const std::string& what) {
   return cmd->add_flag("-q,--quiet", quiet, what);
 }
 
-CLI::Option* with_table_check(CLI::Option* opt, const stress::RunFlag& f, unsigned taker) {
-  using K = stress::FlagKind;
+CLI::Option* with_table_check(CLI::Option* opt, const core::RunFlag& f, unsigned taker) {
+  using K = core::FlagKind;
   switch (f.kind) {
     case K::Whole:
       return opt->check(whole_range(static_cast<std::uint64_t>(f.lo), static_cast<std::uint64_t>(f.hi_for(taker))));
@@ -111,10 +111,10 @@ CLI::Option* with_table_check(CLI::Option* opt, const stress::RunFlag& f, unsign
       ->check(CLI::Validator([check = f.check](std::string& v) { return check(v); }, type));
 }
 
-FlagOptions add_run_flags(CLI::App* cmd, stress::RunSpec& spec, unsigned taker, const OwnFlagBinder& own,
+FlagOptions add_run_flags(CLI::App* cmd, core::RunSpec& spec, unsigned taker, const OwnFlagBinder& own,
                           const std::vector<std::string_view>& skip) {
   FlagOptions out;
-  for (const stress::RunFlag& f : stress::run_flags()) {
+  for (const core::RunFlag& f : core::run_flags()) {
     if (!f.taken_by(taker) || std::find(skip.begin(), skip.end(), f.long_name()) != skip.end()) continue;
     CLI::Option* opt = std::visit(
         [&](auto field) -> CLI::Option* {
@@ -134,19 +134,19 @@ void add_sim_flags(CLI::App* cmd, sim::SimCampaignSpec& spec) {
   for (const sim::SimFlag& f : sim::sim_flags()) {
     CLI::Option* opt = cmd->add_option_function<std::string>(
         std::string(f.flag.names), [&spec, set = f.set](const std::string& v) { set(spec, v); }, std::string(f.flag.help));
-    opt->default_str(f.get(spec))->type_name(f.flag.kind == stress::FlagKind::Whole ? "UINT" : "TEXT");
-    with_table_check(opt, f.flag, stress::kSimCommand);
+    opt->default_str(f.get(spec))->type_name(f.flag.kind == core::FlagKind::Whole ? "UINT" : "TEXT");
+    with_table_check(opt, f.flag, core::kSimCommand);
   }
 }
 
 void SeedOptions::add_to(CLI::App* cmd) {
-  const stress::RunFlag &one = stress::run_flag("--seed"), &range = stress::run_flag("--seeds");
+  const core::RunFlag &one = core::run_flag("--seed"), &range = core::run_flag("--seeds");
   seed_opt = cmd->add_option(std::string(one.names), seed, std::string(one.help));
   seeds_opt = cmd->add_option(std::string(range.names), seeds, std::string(range.help))->excludes(seed_opt);
   shard_opt = cmd->add_option("--shard", shard, "run shard I of N of the seed range (0 <= I < N)");
 }
 
-CLI::Option* SeedOptions::bind(CLI::App* cmd, const stress::RunFlag& f) {
+CLI::Option* SeedOptions::bind(CLI::App* cmd, const core::RunFlag& f) {
   if (f.long_name() == "--seed") {
     add_to(cmd);
     return seed_opt;
@@ -154,24 +154,24 @@ CLI::Option* SeedOptions::bind(CLI::App* cmd, const stress::RunFlag& f) {
   return f.long_name() == "--seeds" ? seeds_opt : nullptr;
 }
 
-Result<void> SeedOptions::resolve(stress::SeedRange& range, stress::Shard& shard_out) const {
+Result<void> SeedOptions::resolve(core::SeedRange& range, core::Shard& shard_out) const {
   // Given but empty (an unset shell variable) is refused, not taken as absent
   // (issue #39 item 5: `--seeds ''` ran seed 0 alone, `--shard ''` the whole range).
   for (const auto& [opt, text] : {std::pair{seed_opt, &seed}, {seeds_opt, &seeds}, {shard_opt, &shard}}) {
     if (opt != nullptr && opt->count() > 0 && text->empty()) return fail(opt->get_name() + ": an empty value");
   }
   if (!seeds.empty()) {
-    const Result<stress::SeedRange> r = parse_seed_range(seeds);
+    const Result<core::SeedRange> r = parse_seed_range(seeds);
     if (!r) return fail("--seeds: " + r.error());
     range = *r;
   } else if (!seed.empty()) {
-    const Result<stress::SeedRange> r = parse_seed_range(seed);
+    const Result<core::SeedRange> r = parse_seed_range(seed);
     if (!r) return fail("--seed: " + r.error());
     if (r->from != r->to) return fail("--seed: " + shown(seed) + " is one seed, not a range");
     range = *r;
   }
   if (!shard.empty()) {
-    const Result<stress::Shard> s = parse_shard(shard);
+    const Result<core::Shard> s = parse_shard(shard);
     if (!s) return fail("--shard: " + s.error());
     shard_out = *s;
   }

@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "wsstress/result.hpp"
+#include "wsstress/core/result.hpp"
 #include "wsstress/sim/flags.hpp"
-#include "wsstress/stress/run_flags.hpp"
-#include "wsstress/stress/sweep.hpp"
+#include "wsstress/core/run_flags.hpp"
+#include "wsstress/core/sweep.hpp"
 
 namespace wsstress::cli {
 
@@ -71,15 +71,15 @@ CLI::Option* add_quiet(CLI::App* cmd, bool& quiet, const std::string& what);
 // `own`, which registers them (nullptr: not taken here); rows in `skip` are
 // left to the caller (the matrix keeps its own hang timeout). Returns the
 // options by long name.
-CLI::Option* with_table_check(CLI::Option* opt, const stress::RunFlag& f, unsigned taker);
+CLI::Option* with_table_check(CLI::Option* opt, const core::RunFlag& f, unsigned taker);
 template <class T>
 CLI::Option* add_table_option(CLI::App* cmd, std::string_view long_name, unsigned taker, T& target) {
-  const stress::RunFlag& f = stress::run_flag(long_name);
+  const core::RunFlag& f = core::run_flag(long_name);
   return with_table_check(cmd->add_option(std::string(f.names), target, std::string(f.help)), f, taker);
 }
-using OwnFlagBinder = std::function<CLI::Option*(const stress::RunFlag&)>;
+using OwnFlagBinder = std::function<CLI::Option*(const core::RunFlag&)>;
 using FlagOptions = std::map<std::string, CLI::Option*, std::less<>>;
-FlagOptions add_run_flags(CLI::App* cmd, stress::RunSpec& spec, unsigned taker, const OwnFlagBinder& own = {},
+FlagOptions add_run_flags(CLI::App* cmd, core::RunSpec& spec, unsigned taker, const OwnFlagBinder& own = {},
                           const std::vector<std::string_view>& skip = {});
 
 // `wsstress sim`'s own table (wsstress/sim/flags.hpp) as CLI11 options, each
@@ -87,8 +87,8 @@ FlagOptions add_run_flags(CLI::App* cmd, stress::RunSpec& spec, unsigned taker, 
 // table's order.
 void add_sim_flags(CLI::App* cmd, sim::SimCampaignSpec& spec);
 
-using stress::parse_seed_range;
-using stress::parse_shard;
+using core::parse_seed_range;
+using core::parse_shard;
 
 // --seed N | --seeds A..B, and --shard I/N.
 struct SeedOptions {
@@ -97,9 +97,9 @@ struct SeedOptions {
   void add_to(CLI::App* cmd);
   // For add_run_flags' `own`: the table's --seed row adds the three, --seeds
   // is among them; nullptr for another row.
-  CLI::Option* bind(CLI::App* cmd, const stress::RunFlag& f);
+  CLI::Option* bind(CLI::App* cmd, const core::RunFlag& f);
   // Fills the range and the shard; a usage error names the option.
-  Result<void> resolve(stress::SeedRange& range, stress::Shard& shard_out) const;
+  Result<void> resolve(core::SeedRange& range, core::Shard& shard_out) const;
 };
 
 // --input FILE: a program's bytes for --scenario program (at most 64 KiB).

@@ -21,9 +21,9 @@
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
-#include "wsstress/shown.hpp"
-#include "wsstress/stress/oracle.hpp"
-#include "wsstress/stress/run_flags.hpp"
+#include "wsstress/core/shown.hpp"
+#include "wsstress/oracle/oracle.hpp"
+#include "wsstress/core/run_flags.hpp"
 
 namespace wsstress::cli {
 
@@ -36,7 +36,7 @@ struct OracleOptions {
   std::string mutant = "none";
   std::string out_dir = ".";
   bool keep_going = false, quiet = false, child_per_program = false;
-  std::string test_fault;  // hidden: stress::rayon_test_faults(), wrong_port_test_faults(), port-hang, port-wrong-log
+  std::string test_fault;  // hidden: oracle::rayon_test_faults(), wrong_port_test_faults(), port-hang, port-wrong-log
 };
 
 // One program to compare: its bytes and where they came from.
@@ -72,10 +72,10 @@ std::string program_path(const OracleOptions& o, const Input& in) {
 
 std::string finding_text(const OracleOptions& o, const Input& in, const std::string& what, const std::string& body) {
   const std::string file = program_path(o, in);
-  stress::ByteSource src(reinterpret_cast<const std::uint8_t*>(in.bytes.data()), in.bytes.size());
+  core::ByteSource src(reinterpret_cast<const std::uint8_t*>(in.bytes.data()), in.bytes.size());
   return "finding: " + what + "\n  program file: " + file +
          (in.from_seed ? " (seed " + std::to_string(in.seed) + ")" : "") + "\n  program:\n" +
-         indent(stress::Program::decode(src).render(), "  ") + body + "  replay: " + stress::oracle_command(file, o.mutant) +
+         indent(core::Program::decode(src).render(), "  ") + body + "  replay: " + core::oracle_command(file, o.mutant) +
          "\n";
 }
 
@@ -114,8 +114,8 @@ void on_port_crash(int sig) {
   _exit(kFailed);
 }
 
-void arm_crash_finding(const OracleOptions& o, const Input& in, const stress::SideRun& rayon) {
-  g_crash.text = finding_text(o, in, "the port crashed", "  rayon-core log:\n" + indent(stress::log_text(rayon.facts)));
+void arm_crash_finding(const OracleOptions& o, const Input& in, const oracle::SideRun& rayon) {
+  g_crash.text = finding_text(o, in, "the port crashed", "  rayon-core log:\n" + indent(oracle::log_text(rayon.facts)));
   g_crash.path = in.from_seed ? program_path(o, in) : "";
   g_crash.bytes = in.bytes;
   static const bool installed = [] {
@@ -128,44 +128,44 @@ void arm_crash_finding(const OracleOptions& o, const Input& in, const stress::Si
   (void)installed;
 }
 
-std::string logs_body(const stress::ProgramLog::Facts& port, const stress::ProgramLog::Facts& rayon) {
+std::string logs_body(const core::ProgramLog::Facts& port, const core::ProgramLog::Facts& rayon) {
   std::string body = "  differences (canonical fact: port / rayon-core):\n";
-  for (const auto& d : stress::compare_logs(port, rayon)) {
+  for (const auto& d : oracle::compare_logs(port, rayon)) {
     body += "    " + d.fact + ": " + std::to_string(d.port) + " / " + std::to_string(d.rayon) + "\n";
   }
-  return body + "  port log (canonical):\n" + indent(stress::log_text(port)) + "  rayon-core log (canonical):\n" +
-         indent(stress::log_text(rayon));
+  return body + "  port log (canonical):\n" + indent(oracle::log_text(port)) + "  rayon-core log (canonical):\n" +
+         indent(oracle::log_text(rayon));
 }
 
 // Compares one program; returns false to stop (a finding without --keep-going).
-bool compare_one(const OracleOptions& o, stress::RayonChild& child, const Input& in, Tally& t) {
+bool compare_one(const OracleOptions& o, oracle::RayonChild& child, const Input& in, Tally& t) {
   ++t.programs;
-  const std::string hook = stress::rayon_hook(o.test_fault);
-  const stress::SideRun rayon = o.child_per_program ? stress::run_rayon(child.runner(), in.bytes, o.hang_timeout_s, hook)
+  const std::string hook = oracle::rayon_hook(o.test_fault);
+  const oracle::SideRun rayon = o.child_per_program ? oracle::run_rayon(child.runner(), in.bytes, o.hang_timeout_s, hook)
                                                     : child.run(in.bytes, o.hang_timeout_s);
-  if (rayon.status == stress::SideStatus::Unavailable) {
+  if (rayon.status == oracle::SideStatus::Unavailable) {
     std::fprintf(stderr, "wsstress: error: %s\n", rayon.detail.c_str());
     std::exit(kInternal);
   }
   t.rayon_s += rayon.seconds;
-  if (rayon.status == stress::SideStatus::Hang || rayon.status == stress::SideStatus::Crash) {
-    const bool hang = rayon.status == stress::SideStatus::Hang;
+  if (rayon.status == oracle::SideStatus::Hang || rayon.status == oracle::SideStatus::Crash) {
+    const bool hang = rayon.status == oracle::SideStatus::Hang;
     ++(hang ? t.hangs : t.differ);
     print_finding(o, in, hang ? "rayon-core hangs" : "rayon-core's run crashed", "  " + rayon.detail + "\n");
     return o.keep_going;
   }
-  stress::ByteSource src(reinterpret_cast<const std::uint8_t*>(in.bytes.data()), in.bytes.size());
-  const stress::Program prog = stress::Program::decode(src);
+  core::ByteSource src(reinterpret_cast<const std::uint8_t*>(in.bytes.data()), in.bytes.size());
+  const core::Program prog = core::Program::decode(src);
   auto on_hang = [&](const std::string& dump) {
-    print_finding(o, in, "the port hangs", "  rayon-core log:\n" + indent(stress::log_text(rayon.facts)) +
+    print_finding(o, in, "the port hangs", "  rayon-core log:\n" + indent(oracle::log_text(rayon.facts)) +
                                                "  port state:\n" + indent(dump));
     std::fputs("verdict: hang\n", stdout);
     std::fflush(nullptr);
     std::_Exit(kHang);  // the port's threads are stuck
   };
   arm_crash_finding(o, in, rayon);
-  stress::PortRun port = stress::run_port(in.bytes, o.hang_timeout_s, on_hang, o.test_fault == "port-hang", o.mutant,
-                                          stress::wrong_port(o.test_fault));
+  oracle::PortRun port = oracle::run_port(in.bytes, o.hang_timeout_s, on_hang, o.test_fault == "port-hang", o.mutant,
+                                          oracle::wrong_port(o.test_fault));
   t.port_s += port.run.seconds;
   if (o.test_fault == "port-wrong-log") {
     // The checker checked: a leaf that ran once more than it did.
@@ -176,9 +176,9 @@ bool compare_one(const OracleOptions& o, stress::RayonChild& child, const Input&
       }
     }
   }
-  const auto port_facts = stress::canonical(prog, port.run.facts, true);
-  const auto rayon_facts = stress::canonical(prog, rayon.facts, false);
-  const bool same = stress::compare_logs(port_facts, rayon_facts).empty();
+  const auto port_facts = oracle::canonical(prog, port.run.facts, true);
+  const auto rayon_facts = oracle::canonical(prog, rayon.facts, false);
+  const bool same = oracle::compare_logs(port_facts, rayon_facts).empty();
   if (same && port.sequential.empty()) {
     ++t.agree;
     return true;
@@ -208,13 +208,13 @@ Result<std::vector<std::string>> corpus_files(const std::string& dir) {
 struct Plan {
   std::vector<Input> files;
   bool seeds = false;
-  stress::SeedRange range;
-  stress::Shard shard;
+  core::SeedRange range;
+  core::Shard shard;
 };
 
 int run_oracle(const OracleOptions& o, const Plan& plan) {
-  const std::string runner = stress::rayon_runner();
-  stress::RayonChild child(runner, stress::rayon_hook(o.test_fault));
+  const std::string runner = oracle::rayon_runner();
+  oracle::RayonChild child(runner, oracle::rayon_hook(o.test_fault));
   Tally t;
   bool go = true;
   for (std::size_t i = 0; i < plan.files.size() && go; ++i) {
@@ -223,7 +223,7 @@ int run_oracle(const OracleOptions& o, const Plan& plan) {
   }
   for (std::uint64_t s = plan.range.from; plan.seeds && go; ++s) {
     if ((s - plan.range.from) % plan.shard.count == plan.shard.index) {
-      Input in{stress::seed_program_bytes(s), "", s, true};
+      Input in{oracle::seed_program_bytes(s), "", s, true};
       go = compare_one(o, child, in, t);
     }
     if (s == plan.range.to) break;
@@ -259,8 +259,8 @@ void add_options(CLI::App* cmd, OracleOptions& o) {
   cmd->add_flag("--child-per-program", o.child_per_program,
                 "start rayon-core's runner for each program (the cost it saves) instead of keeping one alive");
   add_quiet(cmd, o.quiet, "the findings and the verdict line only");
-  std::vector<std::string> faults = stress::rayon_test_faults();
-  faults.insert(faults.end(), stress::wrong_port_test_faults().begin(), stress::wrong_port_test_faults().end());
+  std::vector<std::string> faults = oracle::rayon_test_faults();
+  faults.insert(faults.end(), oracle::wrong_port_test_faults().begin(), oracle::wrong_port_test_faults().end());
   faults.insert(faults.end(), {"port-hang", "port-wrong-log"});
   cmd->add_option("--test-fault", o.test_fault, "test hook")->group("")->check(CLI::IsMember(faults));
   cmd->footer(

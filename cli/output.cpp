@@ -1,6 +1,6 @@
 // Output files and the text stream. See output.hpp.
 #include "output.hpp"
-#include "wsstress/shown.hpp"
+#include "wsstress/core/shown.hpp"
 
 #include "exit_codes.hpp"
 

@@ -15,7 +15,7 @@
 #include <initializer_list>
 #include <string>
 
-#include "wsstress/result.hpp"
+#include "wsstress/core/result.hpp"
 
 namespace wsstress::cli {
 

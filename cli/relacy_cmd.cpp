@@ -15,11 +15,11 @@
 #include "exit_codes.hpp"
 #include "output.hpp"
 #include "report.hpp"
-#include "wsstress/engines/relacy.hpp"
+#include "wsstress/matrix/relacy.hpp"
 
 #if WSSTRESS_HAVE_RELACY
-#include "wsstress/stress/catalog.hpp"
-#include "wsstress/stress/sweep.hpp"
+#include "wsstress/core/catalog.hpp"
+#include "wsstress/core/sweep.hpp"
 #endif
 
 namespace wsstress::cli {
@@ -28,7 +28,7 @@ namespace wsstress::cli {
 // unity build merges files).
 namespace relacy_cmd {
 
-using namespace engines::relacy_search;
+using namespace matrix::relacy_search;
 
 // The engine's options and the command's own.
 struct RelacyOptions : SearchOptions {
@@ -96,9 +96,9 @@ void print_judged(const Judged& j, const RelacyOptions& o) {
   std::fprintf(text_out(), "%-10s %-26s %-7s %-18s %-62s %7.2f s%s\n", p.model.c_str(), p.mutant.c_str(), rel::outcome_name(j.r.outcome),
               j.r.relacy_result.c_str(), (search_text(p.search) + (cover.empty() ? "" : "; " + cover)).c_str(),
               j.r.seconds, p.mutant == "none" ? "" : j.expected ? "  (as expected)" : "  (NOT as expected)");
-  if (const auto* info = stress::find_mutant(p.mutant); !j.kind_ok && info != nullptr) {
-    std::fprintf(text_out(), "           a %s, the catalog expects %s\n", stress::failure_kind_name(j.kind),
-                stress::to_string_set(info->kinds).c_str());
+  if (const auto* info = core::find_mutant(p.mutant); !j.kind_ok && info != nullptr) {
+    std::fprintf(text_out(), "           a %s, the catalog expects %s\n", core::failure_kind_name(j.kind),
+                core::to_string_set(info->kinds).c_str());
   }
   if (!p.note.empty() && !o.quiet) std::fprintf(text_out(), "           note: %s\n", p.note.c_str());
   // A hang's explanation (the simulator's, from the pool's events), then the history it cites.
@@ -125,7 +125,7 @@ nlohmann::json judged_json(const Judged& j) {
           {"seconds", j.r.seconds},
           {"expected", p.expect_fail ? "fail" : "pass"},
           {"as_expected", j.expected},
-          {"kind", j.failed ? stress::failure_kind_name(j.kind) : ""},
+          {"kind", j.failed ? core::failure_kind_name(j.kind) : ""},
           {"note", p.note},
           {"trace", j.r.trace},
           {"explanation", j.r.explanation}};
@@ -152,7 +152,7 @@ static int relacy_command(const RelacyOptions& o) {
   double elapsed = 0;
   // The first SIGINT/SIGTERM/SIGHUP kills the search in progress (its result
   // is dropped) and ends the command with what finished; the second kills.
-  const stress::StopSignals stop;
+  const core::StopSignals stop;
   const Result<std::vector<Judged>> searched = run_searches(plan, [&](const Judged& j) {
     elapsed += j.r.seconds;
     executions += j.r.executions;
@@ -187,9 +187,9 @@ static int relacy_command(const RelacyOptions& o) {
   int code = exit_code(o, done, summary);
   if (trace_unwritten && code == kOk) code = kInternal;
   // A signal after the last search finished stopped nothing.
-  const int stopped_by = done.size() < plan.size() ? stress::StopSignals::requested() : 0;
+  const int stopped_by = done.size() < plan.size() ? core::StopSignals::requested() : 0;
   if (const int sig = stopped_by; sig != 0) {
-    summary = "stopped by " + stress::signal_name(sig) + " after " + std::to_string(done.size()) + " of " +
+    summary = "stopped by " + core::signal_name(sig) + " after " + std::to_string(done.size()) + " of " +
               std::to_string(plan.size()) + " searches" + (done.empty() ? "" : "; of those, " + summary);
     if (code == kOk || code == kHang) code = 128 + sig;  // a failure found before the signal keeps its code
   }
@@ -200,7 +200,7 @@ static int relacy_command(const RelacyOptions& o) {
     for (const Judged& j : done) all_as_expected &= j.expected;
     const nlohmann::json doc = {{"schema", "wsstress.relacy/1"}, {"runs_detail", runs}, {"runs", executions},
                                 {"failures", failures},           {"seconds", elapsed}, {"all_as_expected", all_as_expected},
-                                {"stopped_by", stopped_by != 0 ? nlohmann::json(stress::signal_name(stopped_by))
+                                {"stopped_by", stopped_by != 0 ? nlohmann::json(core::signal_name(stopped_by))
                                                                : nlohmann::json()}};
     return write_report("--json", o.json_path, doc.dump(2) + "\n", code);
   }

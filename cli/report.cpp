@@ -3,8 +3,8 @@
 // (wsstress.run/1, wsstress.sim/1, wsstress.mutants/2) are documented in the README.
 #include "report.hpp"
 
-#include "wsstress/engines/engine.hpp"
-#include "wsstress/stress/run_flags.hpp"
+#include "wsstress/matrix/engine.hpp"
+#include "wsstress/core/run_flags.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -14,7 +14,7 @@
 
 namespace wsstress::cli {
 
-using stress::VerdictKind;
+using core::VerdictKind;
 
 namespace {
 std::string fmt(const char* f, double v) {
@@ -24,13 +24,13 @@ std::string fmt(const char* f, double v) {
 }
 // Why a sweep ended before its last seed, if it did.
 std::string stop_text(bool budget_exhausted, int signal) {
-  if (signal != 0) return ", stopped by " + stress::signal_name(signal);
+  if (signal != 0) return ", stopped by " + core::signal_name(signal);
   return budget_exhausted ? ", stopped by --max-seconds" : "";
 }
 nlohmann::json stop_json(int signal) {
-  return signal != 0 ? nlohmann::json(stress::signal_name(signal)) : nlohmann::json();
+  return signal != 0 ? nlohmann::json(core::signal_name(signal)) : nlohmann::json();
 }
-std::string seeds_text(const stress::CampaignSpec& s) {
+std::string seeds_text(const core::CampaignSpec& s) {
   std::string t = s.seeds.from == s.seeds.to ? "seed " + std::to_string(s.seeds.from)
                                              : "seeds " + std::to_string(s.seeds.from) + ".." + std::to_string(s.seeds.to);
   if (s.shard.count > 1) t += " shard " + std::to_string(s.shard.index) + "/" + std::to_string(s.shard.count);
@@ -39,14 +39,14 @@ std::string seeds_text(const stress::CampaignSpec& s) {
 }  // namespace
 
 namespace {
-std::string figure_text(const stress::ParallelismFigure& f) {
+std::string figure_text(const threads::ParallelismFigure& f) {
   return std::to_string(f.asleep_beside_work) + " of " + std::to_string(f.samples) + " samples (" +
          fmt("%.2f", 100 * f.rate()) + " %), " + std::to_string(f.windows) + " window(s), the longest ~" +
          std::to_string(f.longest) + " ms";
 }
 
 // The figure of issue #18's point 5: a rate, never a verdict.
-std::string parallelism_text(const stress::CampaignReport& r) {
+std::string parallelism_text(const threads::CampaignReport& r) {
   std::string out = "parallelism: a worker asleep while a job waited in its pool: " + figure_text(r.parallelism) + "\n";
   if (r.control) {
     out += "control (clean pool, same seeds): " + figure_text(*r.control) + "\n";
@@ -56,7 +56,7 @@ std::string parallelism_text(const stress::CampaignReport& r) {
   return out;
 }
 
-nlohmann::json figure_json(const stress::ParallelismFigure& f) {
+nlohmann::json figure_json(const threads::ParallelismFigure& f) {
   return {{"samples", f.samples},
           {"asleep_beside_work", f.asleep_beside_work},
           {"windows", f.windows},
@@ -65,14 +65,14 @@ nlohmann::json figure_json(const stress::ParallelismFigure& f) {
 }
 }  // namespace
 
-SweepVerdict verdict_of(const stress::CampaignReport& r) noexcept {
+SweepVerdict verdict_of(const threads::CampaignReport& r) noexcept {
   return sweep_verdict(r.overall(), r.runs, r.stopped_by_signal);
 }
 SweepVerdict verdict_of(const sim::SimCampaignReport& r) noexcept {
   return sweep_verdict(r.overall(), r.runs, r.stopped_by_signal);
 }
 
-std::string run_report_text(const stress::CampaignReport& r, bool with_dumps) {
+std::string run_report_text(const threads::CampaignReport& r, bool with_dumps) {
   const auto& s = r.spec;
   std::string out = "run: scenario " + s.run.scenario + ", mutant " + s.run.mutant + ", " + seeds_text(s) + ", " +
                     std::to_string(s.run.threads) + " threads x " + std::to_string(s.run.pools) + " pools, " +
@@ -82,7 +82,7 @@ std::string run_report_text(const stress::CampaignReport& r, bool with_dumps) {
          " seeds/s)" + stop_text(r.budget_exhausted, r.stopped_by_signal) + "\n";
   out += parallelism_text(r);
   for (const auto& f : r.failures) {
-    out += "\nFAILED seed " + std::to_string(f.seed) + ": " + stress::verdict_name(f.verdict.kind) + ": " +
+    out += "\nFAILED seed " + std::to_string(f.seed) + ": " + core::verdict_name(f.verdict.kind) + ": " +
            f.verdict.message + "\n";
     if (with_dumps && !f.verdict.dump.empty()) out += "state when it was detected:\n" + f.verdict.dump;
     out += "replay: " + f.replay + "\n";
@@ -95,12 +95,12 @@ std::string run_report_text(const stress::CampaignReport& r, bool with_dumps) {
   return out;
 }
 
-std::string run_report_json(const stress::CampaignReport& r) {
+std::string run_report_json(const threads::CampaignReport& r) {
   const auto& s = r.spec;
   nlohmann::json failures = nlohmann::json::array();
   for (const auto& f : r.failures) {
     failures.push_back({{"seed", f.seed},
-                        {"verdict", stress::verdict_name(f.verdict.kind)},
+                        {"verdict", core::verdict_name(f.verdict.kind)},
                         {"message", f.verdict.message},
                         {"dump", f.verdict.dump},
                         {"replay", f.replay},
@@ -139,7 +139,7 @@ std::string run_report_json(const stress::CampaignReport& r) {
   return j.dump(2) + "\n";
 }
 
-std::string matrix_row_text(const std::string& engine, const stress::MatrixRow& row) {
+std::string matrix_row_text(const std::string& engine, const matrix::MatrixRow& row) {
   std::string out = engine + " " + row.mutant.name + ": ";
   if (row.caught) {
     out += "caught (" + row.outcome + ") at seed " + std::to_string(row.first_seed) + " in " + fmt("%.1f s", row.seconds);
@@ -147,21 +147,21 @@ std::string matrix_row_text(const std::string& engine, const stress::MatrixRow& 
     out += "not caught (" + row.outcome + "): " + std::to_string(row.runs) + " seeds in " + fmt("%.0f s", row.seconds);
   }
   if (!row.kind_as_expected) {
-    out += std::string("  <- NOT AS EXPECTED: a ") + stress::failure_kind_name(row.kind) + ", the catalog expects " +
-           stress::to_string_set(row.mutant.kinds) + "\n";
+    out += std::string("  <- NOT AS EXPECTED: a ") + core::failure_kind_name(row.kind) + ", the catalog expects " +
+           core::to_string_set(row.mutant.kinds) + "\n";
   } else {
     out += row.as_expected ? "\n" : "  <- NOT AS EXPECTED\n";
   }
   return out;
 }
 
-std::string matrix_cell(const std::string& engine, const stress::MatrixRow& row) {
+std::string matrix_cell(const std::string& engine, const matrix::MatrixRow& row) {
   // Each engine spells its own cells (Relacy counts executions, a fuzzer its inputs).
-  const engines::Engine* e = engines::find_engine(engine);
+  const matrix::Engine* e = matrix::find_engine(engine);
   return e != nullptr ? e->cell(row) : row.outcome;
 }
 
-std::string matrix_text(const std::vector<stress::MatrixReport>& per_engine) {
+std::string matrix_text(const std::vector<matrix::MatrixReport>& per_engine) {
   if (per_engine.empty()) return "";
   const auto& first = per_engine.front();
   std::string out = "mutant matrix: budget " + fmt("%g", first.spec.budget_s) + " s per mutant and engine, " +
@@ -202,22 +202,22 @@ std::string matrix_text(const std::vector<stress::MatrixReport>& per_engine) {
       }
       if (row.kind_as_expected) continue;
       out += "not as expected: " + row.mutant.name + " on " + m.spec.engine + " failed as a " +
-             stress::failure_kind_name(row.kind) + " (" + row.outcome + "), the catalog expects " +
-             stress::to_string_set(row.mutant.kinds) + "\n";
+             core::failure_kind_name(row.kind) + " (" + row.outcome + "), the catalog expects " +
+             core::to_string_set(row.mutant.kinds) + "\n";
     }
   }
   out += "matrix: " + std::to_string(first.rows.size()) + " mutants x " + std::to_string(per_engine.size()) +
          " engines in " + fmt("%.0f", elapsed) + " s, " + std::to_string(unexpected) + " not as expected\n";
   for (const auto& m : per_engine) {
     if (m.stopped_by_signal != 0) {
-      out += "matrix: stopped by " + stress::signal_name(m.stopped_by_signal) + " during engine " + m.spec.engine +
+      out += "matrix: stopped by " + core::signal_name(m.stopped_by_signal) + " during engine " + m.spec.engine +
              "; the rows above are the ones that finished\n";
     }
   }
   return out;
 }
 
-int matrix_exit_code(const std::vector<stress::MatrixReport>& per_engine, int stopped_by_signal) {
+int matrix_exit_code(const std::vector<matrix::MatrixReport>& per_engine, int stopped_by_signal) {
   int code = kOk;
   for (const auto& m : per_engine) {
     for (const auto& row : m.rows) {
@@ -229,7 +229,7 @@ int matrix_exit_code(const std::vector<stress::MatrixReport>& per_engine, int st
   return code == kOk && stopped_by_signal != 0 ? 128 + stopped_by_signal : code;
 }
 
-std::string matrix_json(const std::vector<stress::MatrixReport>& per_engine) {
+std::string matrix_json(const std::vector<matrix::MatrixReport>& per_engine) {
   nlohmann::json engines = nlohmann::json::array();
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& m : per_engine) engines.push_back(m.spec.engine);
@@ -243,19 +243,19 @@ std::string matrix_json(const std::vector<stress::MatrixReport>& per_engine) {
         results[m.spec.engine] = {{"caught", r.caught},       {"outcome", r.outcome},   {"message", r.message},
                                   {"first_seed", r.first_seed}, {"runs", r.runs},         {"seconds", r.seconds},
                                   {"replay", r.replay},         {"as_expected", r.as_expected},
-                                  {"kind", r.caught ? stress::failure_kind_name(r.kind) : ""},
+                                  {"kind", r.caught ? core::failure_kind_name(r.kind) : ""},
                                   {"kind_as_expected", r.kind_as_expected}};
       }
       rows.push_back({{"mutant", info.name},
                       {"history", info.history},
                       {"failure", info.failure},
                       {"negative_control", info.negative_control},
-                      {"expected_kinds", stress::to_string_set(info.kinds)},
+                      {"expected_kinds", core::to_string_set(info.kinds)},
                       {"scenario", per_engine.front().rows[i].scenario},
                       {"results", results}});
     }
   }
-  const auto& s = per_engine.empty() ? stress::MatrixSpec{} : per_engine.front().spec;
+  const auto& s = per_engine.empty() ? matrix::MatrixSpec{} : per_engine.front().spec;
   int stopped = 0;
   for (const auto& m : per_engine) stopped = stopped != 0 ? stopped : m.stopped_by_signal;
   nlohmann::json j = {{"schema", "wsstress.mutants/2"},
@@ -276,13 +276,13 @@ std::string matrix_json(const std::vector<stress::MatrixReport>& per_engine) {
 
 std::string catalog_text() {
   std::string out;
-  for (const auto& m : stress::mutant_catalog()) {
+  for (const auto& m : core::mutant_catalog()) {
     out += m.name + (m.negative_control ? "  (negative control)" : "") + "\n";
     out += "    history:  " + m.history + "\n";
     out += "    failure:  " + m.failure + "\n";
     out += "    scenario: " + m.scenario + "\n";
     // What an engine says of it (real threads: what they can do with it).
-    for (const engines::Engine* e : engines::all_engines()) {
+    for (const matrix::Engine* e : matrix::all_engines()) {
       if (!e->note_heading().empty()) {
         out += "    " + std::string(e->note_heading()) + ": " + std::string(e->note(m)) + "\n";
       }
@@ -329,10 +329,10 @@ std::string explanation_text(const std::vector<std::string>& lines) {
   return text;
 }
 
-std::string explanation_text(const stress::Verdict& v) { return explanation_text(v.explanation); }
+std::string explanation_text(const core::Verdict& v) { return explanation_text(v.explanation); }
 
 std::string sim_failure_text(const sim::SimFailure& f) {
-  std::string text = "\nFAILED seed " + std::to_string(f.seed) + ": " + stress::verdict_name(f.result.verdict.kind) +
+  std::string text = "\nFAILED seed " + std::to_string(f.seed) + ": " + core::verdict_name(f.result.verdict.kind) +
                      ": " + f.result.verdict.message + "\n";
   text += explanation_text(f.result.verdict);
   if (!f.result.verdict.dump.empty()) text += "state when it was detected:\n" + f.result.verdict.dump;
@@ -342,10 +342,10 @@ std::string sim_failure_text(const sim::SimFailure& f) {
 std::string sim_reproducer_text(const std::string& path, const sim::Repro& repro) {
   if (repro.verdict == "crash") {  // no trace: the replay crashes too
     return "reproducer: " + path + " (" + std::to_string(repro.config.forced.size()) +
-           " decisions up to the crash)\nreplay: " + stress::repro_replay_command(path) + "\n";
+           " decisions up to the crash)\nreplay: " + core::repro_replay_command(path) + "\n";
   }
   return "reproducer: " + path + " (" + std::to_string(repro.config.forced.size()) + " decisions, trace hash " +
-         hash_text(repro.trace_hash) + ")\nreplay: " + stress::repro_replay_command(path, true) + "\n";
+         hash_text(repro.trace_hash) + ")\nreplay: " + core::repro_replay_command(path, true) + "\n";
 }
 
 std::string sim_report_json(const sim::SimCampaignReport& rep, const std::vector<std::string>& repro_paths) {
@@ -356,14 +356,14 @@ std::string sim_report_json(const sim::SimCampaignReport& rep, const std::vector
     const auto& f = rep.failures[i];
     const std::string path = i < repro_paths.size() ? repro_paths[i] : "";
     failures.push_back({{"seed", f.seed},
-                        {"verdict", stress::verdict_name(f.result.verdict.kind)},
+                        {"verdict", core::verdict_name(f.result.verdict.kind)},
                         {"message", f.result.verdict.message},
                         {"dump", f.result.verdict.dump},
                         {"explanation", f.result.verdict.explanation},
                         {"steps", f.result.steps},
                         {"trace_hash", hash_text(f.result.trace_hash)},
                         {"reproducer", path},
-                        {"replay", stress::repro_replay_command(path)},
+                        {"replay", core::repro_replay_command(path)},
                         {"at_seconds", f.at_seconds}});
   }
   nlohmann::json j = {

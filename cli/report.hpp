@@ -7,26 +7,26 @@
 
 #include "exit_codes.hpp"
 #include "wsstress/sim/engine.hpp"
-#include "wsstress/stress/campaign.hpp"
-#include "wsstress/stress/matrix.hpp"
+#include "wsstress/threads/campaign.hpp"
+#include "wsstress/matrix/report.hpp"
 
 namespace wsstress::cli {
 
 // A sweep's verdict word and exit code (exit_codes.hpp), for text, JSON and exit alike.
-SweepVerdict verdict_of(const stress::CampaignReport& r) noexcept;
+SweepVerdict verdict_of(const threads::CampaignReport& r) noexcept;
 SweepVerdict verdict_of(const sim::SimCampaignReport& r) noexcept;
 
-std::string run_report_text(const stress::CampaignReport& r, bool with_dumps);
-std::string run_report_json(const stress::CampaignReport& r);
+std::string run_report_text(const threads::CampaignReport& r, bool with_dumps);
+std::string run_report_json(const threads::CampaignReport& r);
 // One table, a column per engine (the reports are in the same mutant order).
-std::string matrix_text(const std::vector<stress::MatrixReport>& per_engine);
+std::string matrix_text(const std::vector<matrix::MatrixReport>& per_engine);
 // The matrix's exit code: 3 if an engine could not run a row, else 1 if a row
 // is not as the catalog expects, else 128 + the signal that stopped it, else 0.
-int matrix_exit_code(const std::vector<stress::MatrixReport>& per_engine, int stopped_by_signal);
+int matrix_exit_code(const std::vector<matrix::MatrixReport>& per_engine, int stopped_by_signal);
 // One cell of the matrix (text, HTML): how the engine caught the mutant, or what it ran.
-std::string matrix_cell(const std::string& engine, const stress::MatrixRow& row);
-std::string matrix_row_text(const std::string& engine, const stress::MatrixRow& row);
-std::string matrix_json(const std::vector<stress::MatrixReport>& per_engine);
+std::string matrix_cell(const std::string& engine, const matrix::MatrixRow& row);
+std::string matrix_row_text(const std::string& engine, const matrix::MatrixRow& row);
+std::string matrix_json(const std::vector<matrix::MatrixReport>& per_engine);
 std::string catalog_text();
 
 // `wsstress sim`: what ran (the header and the summary line), each failure
@@ -40,7 +40,7 @@ std::string sim_report_json(const sim::SimCampaignReport& rep, const std::vector
 // ModelResult::explanation) as text: "why it was never woken:" and its
 // lines, or nothing.
 std::string explanation_text(const std::vector<std::string>& lines);
-std::string explanation_text(const stress::Verdict& v);
+std::string explanation_text(const core::Verdict& v);
 // A trace hash as reproducers and reports print it.
 std::string hash_text(std::uint64_t h);
 

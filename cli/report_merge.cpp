@@ -18,12 +18,12 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "wsstress/shown.hpp"
+#include "wsstress/core/shown.hpp"
 #include "exit_codes.hpp"
 #include "output.hpp"
 #include "report.hpp"
-#include "wsstress/stress/catalog.hpp"
-#include "wsstress/stress/run_flags.hpp"
+#include "wsstress/core/catalog.hpp"
+#include "wsstress/core/run_flags.hpp"
 
 namespace wsstress::cli {
 namespace {
@@ -62,10 +62,10 @@ void in_shard(const Shard& s, F&& f) {
   }
 }
 
-stress::VerdictKind verdict_kind(const std::string& word, const std::string& path) {
-  for (auto k : {stress::VerdictKind::Pass, stress::VerdictKind::Bug, stress::VerdictKind::Crash,
-                 stress::VerdictKind::Hang, stress::VerdictKind::Internal}) {
-    if (word == stress::verdict_name(k)) return k;
+core::VerdictKind verdict_kind(const std::string& word, const std::string& path) {
+  for (auto k : {core::VerdictKind::Pass, core::VerdictKind::Bug, core::VerdictKind::Crash,
+                 core::VerdictKind::Hang, core::VerdictKind::Internal}) {
+    if (word == core::verdict_name(k)) return k;
   }
   throw MergeError(path + ": unknown verdict " + shown(word) + " in a failure");
 }
@@ -73,7 +73,7 @@ stress::VerdictKind verdict_kind(const std::string& word, const std::string& pat
 int signal_of(const json& stopped_by) {
   if (stopped_by.is_null()) return 0;
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
-    if (stopped_by.get<std::string>() == stress::signal_name(sig)) return sig;
+    if (stopped_by.get<std::string>() == core::signal_name(sig)) return sig;
   }
   return 0;
 }
@@ -150,8 +150,8 @@ void check_shards(const std::vector<Shard>& shards) {
 }
 
 // The fields every engine's campaign spec has, as the JSON renderers wrote them.
-stress::CampaignSpec base_spec(const json& j) {
-  stress::CampaignSpec s;
+core::CampaignSpec base_spec(const json& j) {
+  core::CampaignSpec s;
   s.run.scenario = j.at("scenario").get<std::string>();
   s.run.mutant = j.at("mutant").get<std::string>();
   const json& p = j.at("params");
@@ -175,18 +175,18 @@ void add_outcome(Report& into, const json& j) {
   if (into.stopped_by_signal == 0) into.stopped_by_signal = signal_of(j.at("stopped_by"));
 }
 
-void add_figure(stress::ParallelismFigure& into, const json& j) {
+void add_figure(threads::ParallelismFigure& into, const json& j) {
   into.samples += j.at("samples").get<std::uint64_t>();
   into.asleep_beside_work += j.at("asleep_beside_work").get<std::uint64_t>();
   into.windows += j.at("windows").get<std::uint64_t>();
   into.longest = std::max(into.longest, j.at("longest_ms").get<std::uint64_t>());
 }
 
-stress::CampaignReport merge_run(const std::vector<Shard>& shards) {
-  stress::CampaignReport r;
+threads::CampaignReport merge_run(const std::vector<Shard>& shards) {
+  threads::CampaignReport r;
   in_shard(shards.front(), [&] { r.spec = base_spec(shards.front().doc); });
   bool with_control = true;
-  stress::ParallelismFigure control;
+  threads::ParallelismFigure control;
   for (const Shard& s : shards) in_shard(s, [&] {
     add_outcome(r, s.doc);
     add_figure(r.parallelism, s.doc.at("parallelism"));
@@ -197,14 +197,14 @@ stress::CampaignReport merge_run(const std::vector<Shard>& shards) {
     }
     for (const json& f : s.doc.at("failures")) {
       r.failures.push_back({f.at("seed").get<std::uint64_t>(),
-                            stress::Verdict{verdict_kind(f.at("verdict").get<std::string>(), s.path),
+                            core::Verdict{verdict_kind(f.at("verdict").get<std::string>(), s.path),
                                             f.at("message").get<std::string>(), f.at("dump").get<std::string>()},
                             f.at("replay").get<std::string>(), f.at("at_seconds").get<double>()});
     }
   });
   if (with_control) {
     r.control = control;
-    r.parallelism_above_control = stress::rate_above(r.parallelism, control, 0.01, &r.parallelism_p);
+    r.parallelism_above_control = threads::rate_above(r.parallelism, control, 0.01, &r.parallelism_p);
   }
   std::sort(r.failures.begin(), r.failures.end(), [](const auto& a, const auto& b) { return a.seed < b.seed; });
   return r;
@@ -256,13 +256,13 @@ sim::SimCampaignReport merge_sim(const std::vector<Shard>& shards, std::vector<s
 
 // ---- mutants check: parts of one matrix (other engines, other --only mutants) ----
 
-stress::MatrixRow matrix_row(const json& row, const json& r, const std::string& path) {
+matrix::MatrixRow matrix_row(const json& row, const json& r, const std::string& path) {
   const std::string name = row.at("mutant").get<std::string>();
-  const stress::MutantInfo* info = stress::find_mutant(name);
+  const core::MutantInfo* info = core::find_mutant(name);
   if (info == nullptr) throw MergeError(path + ": unknown mutant " + shown(name));
-  stress::MatrixRow m;
+  matrix::MatrixRow m;
   m.mutant = *info;
-  m.mutant.kinds = stress::parse_failure_kinds(row.at("expected_kinds").get<std::string>());  // --expect-kind kept
+  m.mutant.kinds = core::parse_failure_kinds(row.at("expected_kinds").get<std::string>());  // --expect-kind kept
   m.scenario = row.at("scenario").get<std::string>();
   m.caught = r.at("caught").get<bool>();
   m.outcome = r.at("outcome").get<std::string>();
@@ -271,7 +271,7 @@ stress::MatrixRow matrix_row(const json& row, const json& r, const std::string& 
   m.runs = r.at("runs").get<std::uint64_t>();
   m.seconds = r.at("seconds").get<double>();
   m.replay = r.at("replay").get<std::string>();
-  m.kind = static_cast<stress::FailureKind>(stress::parse_failure_kinds(r.at("kind").get<std::string>()));
+  m.kind = static_cast<core::FailureKind>(core::parse_failure_kinds(r.at("kind").get<std::string>()));
   m.kind_as_expected = r.at("kind_as_expected").get<bool>();
   m.as_expected = r.at("as_expected").get<bool>();
   return m;
@@ -279,14 +279,14 @@ stress::MatrixRow matrix_row(const json& row, const json& r, const std::string& 
 
 // Parts of one matrix - each engine and mutant cell in exactly one part, the
 // same budget and shape - as the matrix one `mutants check` would have printed.
-std::vector<stress::MatrixReport> merge_matrix(const std::vector<Shard>& parts, int& stopped) {
+std::vector<matrix::MatrixReport> merge_matrix(const std::vector<Shard>& parts, int& stopped) {
   const auto shape = [](const json& j) {
     return json{{"budget_s", j.at("budget_s")}, {"hang_timeout_s", j.at("hang_timeout_s")}, {"params", j.at("params")}};
   };
   json first_shape;
   in_shard(parts.front(), [&] { first_shape = shape(parts.front().doc); });
   std::vector<std::string> engines;
-  std::map<std::string, std::map<std::string, std::pair<stress::MatrixRow, std::string>>> cells;  // engine, mutant
+  std::map<std::string, std::map<std::string, std::pair<matrix::MatrixRow, std::string>>> cells;  // engine, mutant
   for (const Shard& p : parts) in_shard(p, [&] {
     if (std::string d = first_difference(first_shape, shape(p.doc), ""); !d.empty()) {
       throw MergeError(p.path + " is not a part of the matrix of " + parts.front().path + ": " + d + " differs");
@@ -296,7 +296,7 @@ std::vector<stress::MatrixReport> merge_matrix(const std::vector<Shard>& parts, 
       for (auto it = row.at("results").begin(); it != row.at("results").end(); ++it) {
         if (std::find(engines.begin(), engines.end(), it.key()) == engines.end()) engines.push_back(it.key());
         const std::string mutant = row.at("mutant").get<std::string>();
-        auto [at, fresh] = cells[it.key()].try_emplace(mutant, stress::MatrixRow{}, p.path);
+        auto [at, fresh] = cells[it.key()].try_emplace(mutant, matrix::MatrixRow{}, p.path);
         if (!fresh) {
           throw MergeError(mutant + " on " + it.key() + " appears twice: " + at->second.second + " and " + p.path);
         }
@@ -304,9 +304,9 @@ std::vector<stress::MatrixReport> merge_matrix(const std::vector<Shard>& parts, 
       }
     }
   });
-  std::vector<stress::MatrixReport> reports;
+  std::vector<matrix::MatrixReport> reports;
   for (const std::string& engine : engines) {
-    stress::MatrixReport m;
+    matrix::MatrixReport m;
     m.spec.engine = engine;
     in_shard(parts.front(), [&] {
       const json& j = parts.front().doc;
@@ -318,7 +318,7 @@ std::vector<stress::MatrixReport> merge_matrix(const std::vector<Shard>& parts, 
       m.spec.sim_iterations = j.at("params").at("sim_iterations").get<std::size_t>();
       m.spec.base.noise = j.at("params").at("noise").get<int>();
     });
-    for (const stress::MutantInfo& info : stress::mutant_catalog()) {  // rows in the catalog's order
+    for (const core::MutantInfo& info : core::mutant_catalog()) {  // rows in the catalog's order
       const bool anywhere =
           std::any_of(engines.begin(), engines.end(), [&](const std::string& e) { return cells[e].count(info.name) != 0; });
       if (!anywhere) continue;
@@ -356,7 +356,7 @@ int merge_command(const MergeOptions& o) {
                              " campaign (times are the shards' summed)\n";
   if (shards.front().doc.at("schema") == "wsstress.mutants/2") {
     int stopped = 0;
-    const std::vector<stress::MatrixReport> reports = merge_matrix(shards, stopped);
+    const std::vector<matrix::MatrixReport> reports = merge_matrix(shards, stopped);
     const int code = matrix_exit_code(reports, stopped);
     const std::string text = "report merge: " + std::to_string(shards.size()) + " part(s) of one mutant matrix\n";
     const std::string out = o.quiet ? "" : text + matrix_text(reports);
@@ -364,7 +364,7 @@ int merge_command(const MergeOptions& o) {
     return o.json_path.empty() ? code : write_report("--json", o.json_path, matrix_json(reports), code);
   }
   if (shards.front().doc.at("schema") == "wsstress.run/1") {
-    const stress::CampaignReport r = merge_run(shards);
+    const threads::CampaignReport r = merge_run(shards);
     return print(header, run_report_text(r, true), o, run_report_json(r), verdict_of(r));
   }
   std::vector<std::string> paths;
@@ -372,7 +372,7 @@ int merge_command(const MergeOptions& o) {
   std::string text = sim_report_header_text(r);
   for (std::size_t i = 0; i < r.failures.size(); ++i) {
     text += sim_failure_text(r.failures[i]);
-    if (!paths[i].empty()) text += "replay: " + stress::repro_replay_command(paths[i]) + "\n";
+    if (!paths[i].empty()) text += "replay: " + core::repro_replay_command(paths[i]) + "\n";
   }
   text += std::string("verdict: ") + verdict_of(r).word + "\n";
   return print(header, text, o, sim_report_json(r, paths), verdict_of(r));

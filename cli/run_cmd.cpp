@@ -10,16 +10,16 @@
 #include "output.hpp"
 #include "progress.hpp"
 #include "report.hpp"
-#include "wsstress/stress/campaign.hpp"
-#include "wsstress/stress/catalog.hpp"
-#include "wsstress/stress/scenarios.hpp"
+#include "wsstress/threads/campaign.hpp"
+#include "wsstress/core/catalog.hpp"
+#include "wsstress/core/scenarios.hpp"
 
 namespace wsstress::cli {
 
 namespace {
 
 struct RunOptions {
-  stress::CampaignSpec campaign;
+  core::CampaignSpec campaign;
   SeedOptions seeds;
   std::string json_path, input_path;
   bool keep_going = false, quiet = false;
@@ -31,7 +31,7 @@ const RunOptions* g_run_options = nullptr;
 ProgressBar* g_bar = nullptr;
 
 // The text report, or with --quiet its verdict line alone.
-void print_report(const stress::CampaignReport& report, bool quiet) {
+void print_report(const threads::CampaignReport& report, bool quiet) {
   const std::string text = quiet ? std::string("verdict: ") + verdict_of(report).word + "\n"
                                  : run_report_text(report, true);
   std::fwrite(text.data(), 1, text.size(), text_out());
@@ -40,7 +40,7 @@ void print_report(const stress::CampaignReport& report, bool quiet) {
 
 // A hang, a broken invariant or a crash: the pool's threads are stuck or its
 // state is corrupt, so the report is written from here and the process ends.
-[[noreturn]] void fatal_hook(const stress::CampaignReport& report) {
+[[noreturn]] void fatal_hook(const threads::CampaignReport& report) {
   if (g_bar) g_bar->finish();
   print_report(report, g_run_options->quiet);
   int code = verdict_of(report).code;
@@ -53,17 +53,17 @@ int run_campaign_command(const RunOptions& o) {
   const auto& c = o.campaign;
   ProgressBar bar(!o.quiet, c.max_seconds,
                   "run: scenario " + c.run.scenario + ", mutant " + c.run.mutant + ", " +
-                      std::to_string(stress::seeds_in_shard(c.seeds, c.shard)) + " seeds");
+                      std::to_string(core::seeds_in_shard(c.seeds, c.shard)) + " seeds");
   g_run_options = &o;
   g_bar = &bar;
-  stress::CampaignHooks hooks;
+  threads::CampaignHooks hooks;
   hooks.progress = [&bar](std::uint64_t done, std::uint64_t total, double elapsed) { bar.update(done, total, elapsed); };
   hooks.fatal = fatal_hook;
   hooks.crash_is_fatal = true;
-  stress::CampaignReport report;
+  threads::CampaignReport report;
   {
-    const stress::StopSignals stop;
-    report = stress::run_campaign(o.campaign, hooks);
+    const core::StopSignals stop;
+    report = threads::run_campaign(o.campaign, hooks);
   }
   bar.finish();
   g_bar = nullptr;
@@ -75,9 +75,9 @@ int run_campaign_command(const RunOptions& o) {
 void add_options(CLI::App* cmd, RunOptions& o) {
   // The table's rows (stress/run_flags.hpp); the seeds and --input bound here.
   const FlagOptions flags =
-      add_run_flags(cmd, o.campaign.run, stress::kRunCommand, [&](const stress::RunFlag& f) -> CLI::Option* {
+      add_run_flags(cmd, o.campaign.run, core::kRunCommand, [&](const core::RunFlag& f) -> CLI::Option* {
         if (CLI::Option* seeds = o.seeds.bind(cmd, f)) return seeds;
-        if (f.long_name() == "--input") return add_table_option(cmd, "--input", stress::kRunCommand, o.input_path);
+        if (f.long_name() == "--input") return add_table_option(cmd, "--input", core::kRunCommand, o.input_path);
         return nullptr;
       });
   o.scenario_opt = flags.at("--scenario");
@@ -117,7 +117,7 @@ Subcommand add_run(CLI::App& parent) {
               if (!ok) return usage_error(ok.error());
               rs.input_path = o->input_path;
             }
-            if (auto ok = stress::check_external_mutant(rs); !ok) return usage_error(ok.error());
+            if (auto ok = core::check_external_mutant(rs); !ok) return usage_error(ok.error());
             if (o->campaign.control && rs.mutant == "none") {
               return usage_error("--control compares a mutant with the clean pool: it needs --mutant");
             }

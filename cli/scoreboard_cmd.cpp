@@ -13,12 +13,12 @@
 #include "output.hpp"
 #include "progress.hpp"
 #include "scoreboard_render.hpp"
-#include "wsstress/shown.hpp"
+#include "wsstress/core/shown.hpp"
 #include "wsstress/sim/flags.hpp"
-#include "wsstress/stress/catalog.hpp"
-#include "wsstress/stress/run_flags.hpp"
-#include "wsstress/stress/scenarios/external_programs.hpp"
-#include "wsstress/stress/sweep.hpp"
+#include "wsstress/core/catalog.hpp"
+#include "wsstress/core/run_flags.hpp"
+#include "wsstress/core/scenarios/external_programs.hpp"
+#include "wsstress/core/sweep.hpp"
 
 namespace wsstress::cli {
 
@@ -28,7 +28,7 @@ namespace {
 constexpr const char* kCaught = "caught";
 
 struct ScoreboardOptions {
-  engines::ScoreboardSpec spec;
+  matrix::ScoreboardSpec spec;
   std::string strategies_text, memory_text = "sc,tso,cpp", mutants_text = kCaught, scenarios_text;
   std::string json_path, svg_path, html_path;
   bool quiet = false;
@@ -81,7 +81,7 @@ std::string joined(const std::vector<std::string>& words, const char* sep = ", "
 }
 
 // The scenario registry's names (`run --scenario`'s words).
-std::vector<std::string> scenario_words() { return stress::run_flag("--scenario").words(); }
+std::vector<std::string> scenario_words() { return core::run_flag("--scenario").words(); }
 
 // The --scenarios words as targets on the clean pool: NAME (a program that
 // must pass, such as a fixed twin), NAME:fails (a program with a known bug,
@@ -101,8 +101,8 @@ Result<void> add_scenario_targets(ScoreboardOptions& o) {
     std::size_t matched = 0;
     for (const std::string& name : scenario_words()) {
       if (family ? !name.starts_with(stem) : name != stem) continue;
-      engines::ScoreTarget t{name, name, "none", fails, {}};
-      if (const stress::ExternalProgram* e = stress::find_external(name); e != nullptr) {
+      matrix::ScoreTarget t{name, name, "none", fails, {}};
+      if (const core::ExternalProgram* e = core::find_external(name); e != nullptr) {
         if (fails && !e->fails) return fail("--scenarios: " + shown(name) + " is a fixed twin: it must pass");
         t.expect_failure = e->fails;
         t.models = {*sim::parse_memory(e->memory)};
@@ -144,12 +144,12 @@ Result<void> resolve(ScoreboardOptions& o) {
   if (!mutants) return fail(mutants.error());
   for (const std::string& w : *mutants) {
     if (w == kCaught) {
-      for (engines::ScoreTarget& t : engines::catalog_targets(o.spec.memories)) o.spec.targets.push_back(std::move(t));
+      for (matrix::ScoreTarget& t : matrix::catalog_targets(o.spec.memories)) o.spec.targets.push_back(std::move(t));
       continue;
     }
-    const stress::MutantInfo* m = stress::find_mutant(w);
+    const core::MutantInfo* m = core::find_mutant(w);
     if (m == nullptr) return fail("--mutants: unknown mutant " + shown(w) + " (see wsstress mutants list)");
-    o.spec.targets.push_back(engines::mutant_target(*m, o.spec.memories));
+    o.spec.targets.push_back(matrix::mutant_target(*m, o.spec.memories));
   }
   if (auto ok = add_scenario_targets(o); !ok) return ok;
   if (o.spec.targets.empty()) return fail("--mutants and --scenarios: no target (give a mutant or a scenario)");
@@ -164,7 +164,7 @@ Result<void> resolve(ScoreboardOptions& o) {
 }
 
 int scoreboard_command(const ScoreboardOptions& o) {
-  const stress::StopSignals stop;  // a signal ends the board after the runs in progress
+  const core::StopSignals stop;  // a signal ends the board after the runs in progress
   const std::size_t total_runs = [&] {
     std::size_t cells = 0;
     for (const auto& t : o.spec.targets) {
@@ -176,12 +176,12 @@ int scoreboard_command(const ScoreboardOptions& o) {
   }();
   std::fprintf(text_out(), "%s\n", scoreboard_header_text(o.spec, total_runs).c_str());
   std::fflush(text_out());
-  engines::ScoreboardReport report;
+  matrix::ScoreboardReport report;
   {
     ProgressBar bar(!o.quiet, 0, "scoreboard", "runs");
     const auto t0 = std::chrono::steady_clock::now();
     try {
-      report = engines::run_scoreboard(o.spec, [&](std::size_t done, std::size_t total) {
+      report = matrix::run_scoreboard(o.spec, [&](std::size_t done, std::size_t total) {
         bar.update(done, total, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
       });
     } catch (const std::exception& e) {
@@ -229,9 +229,9 @@ void add_options(CLI::App* cmd, ScoreboardOptions& o) {
       ->check(finite_range(0, 1e6))->capture_default_str();
   cmd->add_option("--jobs", o.spec.jobs, "worker processes")->check(whole_range(1, 256))->capture_default_str();
   auto& run = o.spec.base.base.run;
-  add_table_option(cmd, "--threads", stress::kSimCommand, run.threads);
-  add_table_option(cmd, "--pools", stress::kSimCommand, run.pools);
-  add_table_option(cmd, "--iterations", stress::kSimCommand, run.iterations);
+  add_table_option(cmd, "--threads", core::kSimCommand, run.threads);
+  add_table_option(cmd, "--pools", core::kSimCommand, run.pools);
+  add_table_option(cmd, "--iterations", core::kSimCommand, run.iterations);
   add_json(cmd, o.json_path, "write the board as JSON (schema wsstress.scoreboard/1), every run with its replay line");
   cmd->add_option("--svg", o.svg_path, "write the cumulative plot (share of targets found vs schedules) as SVG")
       ->check(output_path());

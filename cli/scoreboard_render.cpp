@@ -11,9 +11,9 @@
 
 namespace wsstress::cli {
 
-using engines::ScoreboardReport;
-using engines::ScoreCell;
-using engines::ScoreStats;
+using matrix::ScoreboardReport;
+using matrix::ScoreCell;
+using matrix::ScoreStats;
 
 namespace {
 
@@ -76,18 +76,18 @@ std::string table(const ScoreboardReport& r, bool seconds) {
   std::vector<std::vector<std::string>> rows{{"target", "memory"}};
   for (auto s : r.spec.strategies) rows[0].push_back(sim::strategy_name(s));
   for (std::size_t t = 0; t < r.spec.targets.size(); ++t) {
-    const engines::ScoreTarget& target = r.spec.targets[t];
+    const matrix::ScoreTarget& target = r.spec.targets[t];
     for (sim::MemoryModel m : r.spec.memories) {
       std::vector<std::string> row{target.name, sim::memory_name(m)};
       bool any = false;
       for (sim::StrategyKind s : r.spec.strategies) {
-        const ScoreCell* c = engines::find_cell(r, t, s, m);
+        const ScoreCell* c = matrix::find_cell(r, t, s, m);
         any = any || c != nullptr;
         if (c == nullptr) {
           row.emplace_back("");
           continue;
         }
-        const ScoreStats st = engines::score_stats(*c, target);
+        const ScoreStats st = matrix::score_stats(*c, target);
         row.push_back(seconds ? seconds_cell(st, target.expect_failure) : scoreboard_cell_text(st, target.expect_failure));
       }
       if (any) rows.push_back(std::move(row));
@@ -98,7 +98,7 @@ std::string table(const ScoreboardReport& r, bool seconds) {
 
 }  // namespace
 
-std::string scoreboard_header_text(const engines::ScoreboardSpec& spec, std::size_t total_runs) {
+std::string scoreboard_header_text(const matrix::ScoreboardSpec& spec, std::size_t total_runs) {
   const auto& run = spec.base.base.run;
   return "scoreboard: " + std::to_string(spec.targets.size()) + " targets, strategies " + list_of(spec.strategies) +
          ", memory " + list_of(spec.memories) + ", " + std::to_string(spec.runs) + " runs per cell of at most " +
@@ -114,7 +114,7 @@ std::string scoreboard_text(const ScoreboardReport& r) {
                     std::to_string(r.spec.budget) + " (-: beyond the budget)\n\n" + table(r, false) +
                     "\nseconds to the first failure: median / 90th percentile\n\n" + table(r, true) +
                     "\nsummary (targets expected to fail):\n";
-  for (const engines::StrategySummary& s : engines::strategy_summaries(r)) {
+  for (const matrix::StrategySummary& s : matrix::strategy_summaries(r)) {
     char line[256];
     std::snprintf(line, sizeof line, "  %-4s %-12s found %zu/%zu runs, %zu/%zu targets in every run, best median on %zu\n",
                   sim::memory_name(s.memory), sim::strategy_name(s.strategy), s.found, s.runs, s.always_found,
@@ -122,14 +122,14 @@ std::string scoreboard_text(const ScoreboardReport& r) {
     out += line;
   }
   for (const ScoreCell& c : r.cells) {
-    const ScoreStats st = engines::score_stats(c, r.spec.targets[c.target]);
+    const ScoreStats st = matrix::score_stats(c, r.spec.targets[c.target]);
     if (!st.unexpected.empty()) {
       out += "NOT AS EXPECTED: " + r.spec.targets[c.target].name + ", " + sim::memory_name(c.memory) + ", " +
              sim::strategy_name(c.strategy) + ": " + st.unexpected + "\n";
     }
   }
   out += "scoreboard: " + std::to_string(r.cells.size()) + " cells in " + fixed(r.elapsed_s, 1) + " s";
-  if (r.stopped_by_signal != 0) out += "; stopped by " + stress::signal_name(r.stopped_by_signal) + ", finished cells only";
+  if (r.stopped_by_signal != 0) out += "; stopped by " + core::signal_name(r.stopped_by_signal) + ", finished cells only";
   return out + "\n";
 }
 
@@ -159,12 +159,12 @@ std::string scoreboard_json(const ScoreboardReport& r) {
   }
   auto opt = [](const auto& v) { return v ? json(*v) : json(nullptr); };
   for (const ScoreCell& c : r.cells) {
-    const ScoreStats st = engines::score_stats(c, r.spec.targets[c.target]);
+    const ScoreStats st = matrix::score_stats(c, r.spec.targets[c.target]);
     json cell{{"target", r.spec.targets[c.target].name}, {"strategy", sim::strategy_name(c.strategy)},
               {"memory", sim::memory_name(c.memory)}, {"found", st.found}, {"misses", st.misses},
               {"median", opt(st.median)}, {"p90", opt(st.p90)}, {"median_seconds", opt(st.median_seconds)},
               {"p90_seconds", opt(st.p90_seconds)}, {"unexpected", st.unexpected}, {"runs", json::array()}};
-    for (const engines::ScoreRun& run : c.runs) {
+    for (const matrix::ScoreRun& run : c.runs) {
       json rj{{"first_seed", run.first_seed}, {"found", run.found}, {"schedules", run.schedules}, {"seconds", run.seconds}};
       if (!run.verdict.empty()) {
         rj.update({{"seed", run.seed}, {"verdict", run.verdict}, {"message", run.message}, {"replay", run.replay}});
@@ -173,7 +173,7 @@ std::string scoreboard_json(const ScoreboardReport& r) {
     }
     j["cells"].push_back(std::move(cell));
   }
-  for (const engines::StrategySummary& s : engines::strategy_summaries(r)) {
+  for (const matrix::StrategySummary& s : matrix::strategy_summaries(r)) {
     j["summary"].push_back({{"strategy", sim::strategy_name(s.strategy)}, {"memory", sim::memory_name(s.memory)},
                             {"runs", s.runs}, {"found", s.found}, {"targets", s.targets},
                             {"always_found", s.always_found}, {"best_median", s.best}});
@@ -184,8 +184,8 @@ std::string scoreboard_json(const ScoreboardReport& r) {
 int scoreboard_exit_code(const ScoreboardReport& r) {
   bool internal = false, clean_failed = false;
   for (const ScoreCell& c : r.cells) {
-    const engines::ScoreTarget& t = r.spec.targets[c.target];
-    for (const engines::ScoreRun& run : c.runs) {
+    const matrix::ScoreTarget& t = r.spec.targets[c.target];
+    for (const matrix::ScoreRun& run : c.runs) {
       internal = internal || (!run.found && !run.verdict.empty());
       clean_failed = clean_failed || (run.found && !t.expect_failure);
     }

@@ -2,7 +2,7 @@
 // per memory model, x the schedules on a log scale from 1 to the budget, y
 // the share of (target, run) pairs over the targets expected to fail whose
 // first failure came within x schedules, one step line per strategy, drawn
-// from engines::found_share at every schedule count where a run found one.
+// from matrix::found_share at every schedule count where a run found one.
 // Plain SVG 1.1 with no script or external reference, so the README shows it
 // and the HTML page inlines it.
 #include <algorithm>
@@ -70,17 +70,17 @@ std::string frame(const Axes& a, std::uint64_t budget, const std::string& title)
 }
 
 // One strategy's step line in a panel.
-std::string curve(const engines::ScoreboardReport& r, const Axes& a, sim::StrategyKind s, sim::MemoryModel m,
+std::string curve(const matrix::ScoreboardReport& r, const Axes& a, sim::StrategyKind s, sim::MemoryModel m,
                   std::size_t index) {
   std::set<std::uint64_t> steps{r.spec.budget};
-  for (const engines::ScoreCell& c : r.cells) {
+  for (const matrix::ScoreCell& c : r.cells) {
     if (c.strategy != s || c.memory != m || !r.spec.targets[c.target].expect_failure) continue;
-    for (const engines::ScoreRun& run : c.runs) {
+    for (const matrix::ScoreRun& run : c.runs) {
       if (run.found) steps.insert(run.schedules);
     }
   }
   const std::vector<std::uint64_t> xs(steps.begin(), steps.end());
-  const std::vector<double> ys = engines::found_share(r, s, m, xs);
+  const std::vector<double> ys = matrix::found_share(r, s, m, xs);
   std::string d = "M" + num(a.x(1)) + " " + num(a.y(0));
   for (std::size_t i = 0; i < xs.size(); ++i) {
     d += " H" + num(a.x(static_cast<double>(xs[i]))) + " V" + num(a.y(ys[i]));
@@ -93,9 +93,9 @@ std::string curve(const engines::ScoreboardReport& r, const Axes& a, sim::Strate
          "% within the budget</title></path>\n";
 }
 
-std::size_t failing_targets(const engines::ScoreboardReport& r, sim::MemoryModel m) {
+std::size_t failing_targets(const matrix::ScoreboardReport& r, sim::MemoryModel m) {
   std::set<std::size_t> ts;
-  for (const engines::ScoreCell& c : r.cells) {
+  for (const matrix::ScoreCell& c : r.cells) {
     if (c.memory == m && r.spec.targets[c.target].expect_failure) ts.insert(c.target);
   }
   return ts.size();
@@ -103,7 +103,7 @@ std::size_t failing_targets(const engines::ScoreboardReport& r, sim::MemoryModel
 
 }  // namespace
 
-std::string scoreboard_svg(const engines::ScoreboardReport& r) {
+std::string scoreboard_svg(const matrix::ScoreboardReport& r) {
   const std::size_t panels = std::max<std::size_t>(1, r.spec.memories.size());
   const double width = kLeft + panels * (kPanelW + kGap), height = kTop + kPanelH + kBottom + 24;
   std::string s = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" +

@@ -18,9 +18,9 @@
 #include "report.hpp"
 #include "sim_outputs.hpp"
 #include "timeline.hpp"
-#include "wsstress/shown.hpp"
-#include "wsstress/stress/catalog.hpp"
-#include "wsstress/stress/scenarios.hpp"
+#include "wsstress/core/shown.hpp"
+#include "wsstress/core/catalog.hpp"
+#include "wsstress/core/scenarios.hpp"
 
 namespace wsstress::cli {
 
@@ -45,7 +45,7 @@ HtmlRunHeader html_header(const sim::Repro& r, const std::string& repro_path) {
   return {"scenario " + r.spec.scenario + ", mutant " + r.spec.mutant + ", seed " + std::to_string(r.config.seed) +
               ", " + sim::strategy_name(r.config.strategy) + "/" + sim::memory_name(r.config.memory) + ", " +
               std::to_string(r.spec.threads) + " threads x " + std::to_string(r.spec.pools) + " pools",
-          stress::repro_replay_command(repro_path, true)};
+          core::repro_replay_command(repro_path, true)};
 }
 
 // A run's trace, as asked: printed (--trace), as a Perfetto file (--trace-out)
@@ -119,7 +119,7 @@ std::string write_failure(const SimOptions& o, const sim::SimFailure& f, std::se
                                                       std::to_string(f.seed) + ".repro"
                                                 : named(o.repro_path);
   // A crash is neither shrunk nor traced here: each run would end this process.
-  const bool crash = f.result.verdict.kind == stress::VerdictKind::Crash;
+  const bool crash = f.result.verdict.kind == core::VerdictKind::Crash;
   if (o.shrink && !crash) {
     if (std::optional<sim::Repro> shrunk = shrink_guarded(repro, o.quiet)) repro = std::move(*shrunk);
   }
@@ -144,11 +144,11 @@ int sim_command(const SimOptions& o) {
   const auto& b = o.campaign.base;
   ProgressBar bar(!o.quiet, b.max_seconds,
                   "sim: scenario " + b.run.scenario + ", mutant " + b.run.mutant + ", " +
-                      std::to_string(stress::seeds_in_shard(b.seeds, b.shard)) + " seeds");
+                      std::to_string(core::seeds_in_shard(b.seeds, b.shard)) + " seeds");
   auto progress = [&bar](std::uint64_t done, std::uint64_t total, double elapsed) { bar.update(done, total, elapsed); };
   sim::SimCampaignReport rep;
   {
-    const stress::StopSignals stop;
+    const core::StopSignals stop;
     rep = sim::run_sim_campaign(o.campaign, progress);
   }
   bar.finish();
@@ -181,7 +181,7 @@ std::string other_build(const sim::Repro& r) {
 // The replay's verdict and whether it is the recorded run again (its verdict
 // and, when recorded, its trace hash); what differed goes to stderr.
 bool print_replay_verdict(const sim::Repro& r, const sim::SimResult& res) {
-  std::fprintf(text_out(), "replay: %s%s%s\n", stress::verdict_name(res.verdict.kind), res.verdict.message.empty() ? "" : ": ",
+  std::fprintf(text_out(), "replay: %s%s%s\n", core::verdict_name(res.verdict.kind), res.verdict.message.empty() ? "" : ": ",
                res.verdict.message.c_str());
   std::fputs(explanation_text(res.verdict).c_str(), text_out());
   if (!res.verdict.dump.empty()) std::fprintf(text_out(), "state when it was detected:\n%s", res.verdict.dump.c_str());
@@ -189,7 +189,7 @@ bool print_replay_verdict(const sim::Repro& r, const sim::SimResult& res) {
     std::fprintf(text_out(), "replay: trace hash %s, %s the recorded one\n", hash_text(res.trace_hash).c_str(),
                  res.trace_hash == r.trace_hash ? "same as" : "DIFFERENT from");
   }
-  const std::string replayed = stress::verdict_name(res.verdict.kind);
+  const std::string replayed = core::verdict_name(res.verdict.kind);
   const bool same_verdict = r.verdict.empty() || r.verdict == replayed;
   const bool same_trace = r.trace_hash == 0 || r.trace_hash == res.trace_hash;
   if (!same_verdict || !same_trace) {
@@ -218,8 +218,8 @@ int replay_run(const ReplayOptions& o, const Result<sim::Repro>& r) {
     return kUsage;
   }
   if (!r->spec.input.empty()) {
-    stress::ByteSource src(reinterpret_cast<const std::uint8_t*>(r->spec.input.data()), r->spec.input.size());
-    std::fprintf(text_out(), "program: %s", stress::Program::decode(src).render().c_str());
+    core::ByteSource src(reinterpret_cast<const std::uint8_t*>(r->spec.input.data()), r->spec.input.size());
+    std::fprintf(text_out(), "program: %s", core::Program::decode(src).render().c_str());
   }
   // An output that failed is said on stderr; the verdict below still stands.
   bool unwritten = !write_traces(res, o.trace, o.trace_out, o.html_path, html_header(*r, o.file), false);
@@ -282,7 +282,7 @@ void add_sim_options(CLI::App* cmd, SimOptions& o) {
   auto& ss = o.campaign.base.run;
   ss.iterations = 3;
   // The table's rows (stress/run_flags.hpp), the seeds bound here.
-  o.scenario_opt = add_run_flags(cmd, ss, stress::kSimCommand, [&](const stress::RunFlag& f) {
+  o.scenario_opt = add_run_flags(cmd, ss, core::kSimCommand, [&](const core::RunFlag& f) {
                      return o.seeds.bind(cmd, f);
                    }).at("--scenario");
   // --strategy, --memory and the knobs: the simulator's table (wsstress/sim/flags.hpp).
@@ -315,7 +315,7 @@ Result<void> resolve(SimOptions& o) {
     if (auto ok = read_input(o.input_path, c.run.scenario, o.scenario_opt->count() > 0, c.run.input); !ok) return ok;
     c.run.input_path = o.input_path;
   }
-  if (auto ok = stress::check_external_mutant(c.run); !ok) return ok;
+  if (auto ok = core::check_external_mutant(c.run); !ok) return ok;
   c.stop_on_failure = !o.keep_going;
   o.campaign.crash_guard = true;  // a crash of the pool is a finding, not the end of the command
   return {};

@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "wsstress/shown.hpp"
+#include "wsstress/core/shown.hpp"
 
 namespace wsstress::cli {
 

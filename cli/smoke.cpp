@@ -18,7 +18,7 @@
 
 #include "exit_codes.hpp"
 #include "wsstress/pool.hpp"
-#include "wsstress/shown.hpp"
+#include "wsstress/core/shown.hpp"
 
 namespace wsstress::cli {
 namespace {
@@ -234,7 +234,7 @@ Subcommand add_smoke(CLI::App& parent) {
   add_threads(cmd, o->threads, 0, "worker threads per pool (0: RAYON_NUM_THREADS or the CPU count)");
   cmd->add_option("--fib", o->fib, "compute fib(N) with join")->check(whole_range(1, 40));
   cmd->add_option("--rounds", o->rounds, "repeat each step this many times")->check(whole_range(1, 100000));
-  add_table_option(cmd, "--hang-timeout", stress::kSmokeCommand, o->hang_timeout_s);
+  add_table_option(cmd, "--hang-timeout", core::kSmokeCommand, o->hang_timeout_s);
   cmd->footer("Examples:\n  wsstress smoke\n  wsstress smoke -j 8 --fib 30 --rounds 100");
   return {cmd, [o] { return run_smoke(*o); }};
 }

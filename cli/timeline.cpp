@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "wsstress/pool/trace.hpp"
-#include "wsstress/source_path.hpp"
+#include "wsstress/core/source_path.hpp"
 
 namespace wsstress::cli {
 

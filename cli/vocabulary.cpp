@@ -1,6 +1,6 @@
 // The shared option names and the subcommand check. See vocabulary.hpp.
 #include "vocabulary.hpp"
-#include "wsstress/shown.hpp"
+#include "wsstress/core/shown.hpp"
 
 #include <cstdio>
 

@@ -12,7 +12,7 @@
 #include <string>
 
 #include "wsstress/sim/engine.hpp"
-#include "wsstress/stress/program.hpp"
+#include "wsstress/core/program.hpp"
 
 namespace {
 
@@ -41,8 +41,8 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) { return 0; }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   check_reproducer(std::string(reinterpret_cast<const char*>(data), size));
-  wsstress::stress::ByteSource src(data, size);
-  const wsstress::stress::Program p = wsstress::stress::Program::decode(src);
+  wsstress::core::ByteSource src(data, size);
+  const wsstress::core::Program p = wsstress::core::Program::decode(src);
   (void)p.expected();
   (void)p.render();
   return 0;

@@ -15,12 +15,12 @@
 
 #include "target_env.hpp"
 #include "wsstress/sim/fuzz_input.hpp"
-#include "wsstress/stress/campaign.hpp"
+#include "wsstress/threads/campaign.hpp"
 
 namespace {
 
 // --mutant and --hang-timeout (the rest of the spec comes from each input).
-wsstress::stress::RunSpec g_options;
+wsstress::core::RunSpec g_options;
 
 std::uint64_t fnv1a(const std::uint8_t* d, std::size_t n) {
   std::uint64_t h = 0xcbf29ce484222325ull;
@@ -28,15 +28,15 @@ std::uint64_t fnv1a(const std::uint8_t* d, std::size_t n) {
   return h;
 }
 
-[[noreturn]] void report_and_abort(const wsstress::stress::CampaignReport& report, const std::string& program_text) {
+[[noreturn]] void report_and_abort(const wsstress::threads::CampaignReport& report, const std::string& program_text) {
   const auto& f = report.failures.back();
-  std::fprintf(stderr, "\n== wsstress program_fuzzer: %s: %s\n", wsstress::stress::verdict_name(f.verdict.kind),
+  std::fprintf(stderr, "\n== wsstress program_fuzzer: %s: %s\n", wsstress::core::verdict_name(f.verdict.kind),
                f.verdict.message.c_str());
   std::fprintf(stderr, "== program (mutant %s):\n%s", g_options.mutant.c_str(), program_text.c_str());
   if (!f.verdict.dump.empty()) std::fprintf(stderr, "== state dump:\n%s\n", f.verdict.dump.c_str());
   std::fprintf(stderr, "== replay on real threads: %s\n== convert: %s\n",
-               wsstress::stress::program_run_command("<this input>", g_options.mutant).c_str(),
-               wsstress::stress::fuzz_command({.target = "program", .convert = "<this input>", .mutant = g_options.mutant})
+               wsstress::core::program_run_command("<this input>", g_options.mutant).c_str(),
+               wsstress::core::fuzz_command({.target = "program", .convert = "<this input>", .mutant = g_options.mutant})
                    .c_str());
   std::fflush(stderr);
   std::abort();
@@ -45,7 +45,7 @@ std::uint64_t fnv1a(const std::uint8_t* d, std::size_t n) {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
-  wsstress::fuzz::target_options(argc, argv, "program_fuzzer", wsstress::stress::kProgramFuzzer, g_options);
+  wsstress::fuzz::target_options(argc, argv, "program_fuzzer", wsstress::core::kProgramFuzzer, g_options);
   return 0;
 }
 
@@ -55,19 +55,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // Built at the first input, after the engine installed its crash handlers,
   // so that the campaign's handlers chain to them; it stays up for the process (a
   // watchdog thread per input cost more than most programs' runs).
-  static stress::ResidentCampaign campaign("wsstress", [] {
-    stress::CampaignHooks hooks;
-    hooks.fatal = [](const stress::CampaignReport& r) { report_and_abort(r, program_text); };
+  static threads::ResidentCampaign campaign("wsstress", [] {
+    threads::CampaignHooks hooks;
+    hooks.fatal = [](const threads::CampaignReport& r) { report_and_abort(r, program_text); };
     return hooks;
   }());
-  stress::RunSpec run = sim::program_input_spec(data, size, g_options.mutant);
+  core::RunSpec run = sim::program_input_spec(data, size, g_options.mutant);
   if (sim::program_input_is_too_long(run)) return -1;  // not run, not kept in the corpus
   run.hang_timeout_s = g_options.hang_timeout_s;
   {
-    stress::ByteSource src(reinterpret_cast<const std::uint8_t*>(run.input.data()), run.input.size());
-    program_text = stress::Program::decode(src).render();
+    core::ByteSource src(reinterpret_cast<const std::uint8_t*>(run.input.data()), run.input.size());
+    program_text = core::Program::decode(src).render();
   }
-  const stress::CampaignReport report = campaign.run(run, fnv1a(data, size));
+  const threads::CampaignReport report = campaign.run(run, fnv1a(data, size));
   if (!report.failures.empty()) report_and_abort(report, program_text);
   return 0;
 }

@@ -1,7 +1,7 @@
 // reads_from_fuzzer: reads-from fuzzing (RFF: Wolff, Shi, Zhang and
 // Roychoudhury, "Greybox Fuzzing for Concurrency Testing", ASPLOS 2024; issue
 // #42) under libFuzzer. An input is an abstract schedule
-// (stress/include/wsstress/sim/fuzz_input.hpp): schedule_fuzzer's header (the
+// (sim/include/wsstress/sim/fuzz_input.hpp): schedule_fuzzer's header (the
 // scenario, memory model, sizes and walk seed), then reads-from constraints
 // "the load at pool line R observes the store from pool line W" (or not),
 // which the "reads-from" strategy steers the simulator toward
@@ -56,7 +56,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const sim::SimResult r = sim::run_reads_from_input(in, walk);
   for (const std::uint64_t p : walk.pairs) mark(p);
   g_pairs.note(walk.pairs);
-  if (r.verdict.kind == stress::VerdictKind::Pass) return 0;
+  if (r.verdict.kind == core::VerdictKind::Pass) return 0;
   std::string cs;
   for (const sim::ReadsFrom& c : in.constraints) cs += (cs.empty() ? "" : ", ") + g_pairs.describe(c);
   fuzz::report_finding("reads_from", in.schedule, r, g_mutant, g_scenario,

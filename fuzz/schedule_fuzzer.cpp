@@ -82,6 +82,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (sim::schedule_input_is_too_long(in)) return -1;  // not run, not kept in the corpus
   g_last_fiber = ~0u;
   const sim::SimResult r = g_run(in.spec, in.config);
-  if (r.verdict.kind == stress::VerdictKind::Pass) return 0;
+  if (r.verdict.kind == core::VerdictKind::Pass) return 0;
   fuzz::report_finding("schedule", in, r, g_mutant, g_scenario);
 }

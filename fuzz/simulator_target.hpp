@@ -19,7 +19,7 @@ namespace wsstress::fuzz {
 
 // The pinned scenario (empty: byte 0 of each input picks); a scenario the
 // target cannot fuzz ends the process with exit 2 and one line.
-inline std::string pinned_scenario(const GivenFlags& given, const stress::RunSpec& options, const char* target) {
+inline std::string pinned_scenario(const GivenFlags& given, const core::RunSpec& options, const char* target) {
   if (given.count("--scenario") == 0) return {};
   const std::vector<std::string>& allowed = sim::schedule_fuzz_scenarios();
   if (std::find(allowed.begin(), allowed.end(), options.scenario) == allowed.end()) {
@@ -40,8 +40,8 @@ struct SimulatorTargetOptions {
 };
 
 inline SimulatorTargetOptions simulator_target_options(int* argc, char*** argv, const char* target) {
-  stress::RunSpec options;
-  const GivenFlags given = target_options(argc, argv, target, stress::kScheduleFuzzer, options);
+  core::RunSpec options;
+  const GivenFlags given = target_options(argc, argv, target, core::kScheduleFuzzer, options);
   return {options.mutant, pinned_scenario(given, options, target)};
 }
 
@@ -51,12 +51,12 @@ inline SimulatorTargetOptions simulator_target_options(int* argc, char*** argv, 
                                         const std::string& mutant, const std::string& scenario,
                                         const std::vector<std::string>& also = {}) {
   std::fprintf(stderr, "\n== wsstress %s_fuzzer: %s: %s (scenario %s, mutant %s, %s, %llu steps)\n", target.c_str(),
-               stress::verdict_name(r.verdict.kind), r.verdict.message.c_str(), in.spec.scenario.c_str(),
+               core::verdict_name(r.verdict.kind), r.verdict.message.c_str(), in.spec.scenario.c_str(),
                mutant.c_str(), sim::memory_name(in.config.memory), static_cast<unsigned long long>(r.steps));
   for (const std::string& line : also) std::fprintf(stderr, "== wsstress %s_fuzzer %s\n", target.c_str(), line.c_str());
   if (!r.verdict.dump.empty()) std::fprintf(stderr, "== state dump:\n%s\n", r.verdict.dump.c_str());
   std::fprintf(stderr, "== convert to a reproducer: %s\n",
-               stress::fuzz_command({.target = target, .convert = "<this input>", .mutant = mutant, .scenario = scenario})
+               core::fuzz_command({.target = target, .convert = "<this input>", .mutant = mutant, .scenario = scenario})
                    .c_str());
   std::fflush(stderr);
   std::abort();

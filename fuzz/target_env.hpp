@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "wsstress/stress/run_flags.hpp"
+#include "wsstress/core/run_flags.hpp"
 
 namespace wsstress::fuzz {
 
@@ -22,7 +22,7 @@ using GivenFlags = std::map<std::string, std::string, std::less<>>;
 
 // Fills `spec` from the options after -ignore_remaining_args=1 in argv.
 inline GivenFlags target_options(int* argc, char*** argv, const char* target, unsigned taker,
-                                 stress::RunSpec& spec) {
+                                 core::RunSpec& spec) {
   std::vector<std::string> args;
   bool ours = false;
   for (int i = 1; argc != nullptr && argv != nullptr && i < *argc; ++i) {
@@ -30,7 +30,7 @@ inline GivenFlags target_options(int* argc, char*** argv, const char* target, un
     if (ours) args.push_back(a);
     if (a == "-ignore_remaining_args=1") ours = true;
   }
-  auto given = stress::parse_run_flags(args, taker, spec);
+  auto given = core::parse_run_flags(args, taker, spec);
   if (!given) {
     std::fprintf(stderr, "%s: %s\n", target, given.error().c_str());
     std::exit(2);

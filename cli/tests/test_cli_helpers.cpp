@@ -6,8 +6,8 @@
 #include <string>
 
 #include "../sim_outputs.hpp"
-#include "wsstress/shown.hpp"
-#include "wsstress/source_path.hpp"
+#include "wsstress/core/shown.hpp"
+#include "wsstress/core/source_path.hpp"
 
 namespace {
 

@@ -14,12 +14,12 @@
 #include "wsstress/pool/platform/splitmix64.hpp"
 #include "wsstress/sim/fuzz_input.hpp"
 #include "wsstress/sim/observer.hpp"
-#include "wsstress/stress/program.hpp"
+#include "wsstress/core/program.hpp"
 
 namespace {
 using namespace wsstress;
-using stress::ByteSource;
-using stress::Program;
+using core::ByteSource;
+using core::Program;
 using K = Program::Kind;
 
 Program decode(const std::vector<std::uint8_t>& b) {
@@ -145,9 +145,9 @@ TEST(ProgramScenario, AgreesWithTheSequentialInterpreterInTheSimulator) {
   for (int i = 0; i < 40; ++i) {
     std::vector<std::uint8_t> b(20 + rng() % 120);
     for (auto& x : b) x = static_cast<std::uint8_t>(rng());
-    stress::RunSpec spec = sim::program_input_spec(b.data(), b.size(), "none");
+    core::RunSpec spec = sim::program_input_spec(b.data(), b.size(), "none");
     const auto r = run(spec, cfg(static_cast<std::uint64_t>(i)));
-    ASSERT_EQ(r.verdict.kind, stress::VerdictKind::Pass) << r.verdict.message << "\n" << decode(b).render();
+    ASSERT_EQ(r.verdict.kind, core::VerdictKind::Pass) << r.verdict.message << "\n" << decode(b).render();
   }
 }
 
@@ -158,11 +158,11 @@ TEST(ProgramScenario, ACrossPoolInstallHangsUnderCrossIsCold) {
   const Program p = decode(b);
   ASSERT_EQ(p.nodes[1].kind, K::Install) << p.render();
   ASSERT_EQ(p.nodes[2].kind, K::Install) << p.render();
-  stress::RunSpec spec = sim::program_input_spec(b.data(), b.size(), "cross_is_cold");
+  core::RunSpec spec = sim::program_input_spec(b.data(), b.size(), "cross_is_cold");
   const auto bad = sim::find_sim_runner("cross_is_cold")(spec, cfg(0));
-  EXPECT_EQ(bad.verdict.kind, stress::VerdictKind::Hang) << bad.verdict.message;
+  EXPECT_EQ(bad.verdict.kind, core::VerdictKind::Hang) << bad.verdict.message;
   const auto good = sim::find_sim_runner("none")(spec, cfg(0));
-  EXPECT_EQ(good.verdict.kind, stress::VerdictKind::Pass) << good.verdict.message;
+  EXPECT_EQ(good.verdict.kind, core::VerdictKind::Pass) << good.verdict.message;
 }
 
 TEST(ScheduleInput, HeaderDecodesAsDocumented) {
@@ -218,8 +218,8 @@ TEST(ScheduleInput, DecisionBytesSteerTheRunAndTheReproducerReplaysIt) {
   const auto in0 = sim::decode_schedule_input(zeros.data(), zeros.size(), "none");
   const auto in1 = sim::decode_schedule_input(ones.data(), ones.size(), "none");
   const auto r0 = run(in0.spec, in0.config), r0b = run(in0.spec, in0.config), r1 = run(in1.spec, in1.config);
-  ASSERT_EQ(r0.verdict.kind, stress::VerdictKind::Pass) << r0.verdict.message;
-  ASSERT_EQ(r1.verdict.kind, stress::VerdictKind::Pass) << r1.verdict.message;
+  ASSERT_EQ(r0.verdict.kind, core::VerdictKind::Pass) << r0.verdict.message;
+  ASSERT_EQ(r1.verdict.kind, core::VerdictKind::Pass) << r1.verdict.message;
   EXPECT_EQ(r0.trace_hash, r0b.trace_hash);
   EXPECT_NE(r0.trace_hash, r1.trace_hash);
   // Converted, written, read back and replayed: the same interleaving.
@@ -252,7 +252,7 @@ TEST(ScheduleInput, PctChangePointsAreInputBytes) {
   const auto ra = run(ina.spec, ina.config);
   sim::set_event_observer(nullptr);
   const auto ra2 = run(ina.spec, ina.config), rb = run(inb.spec, inb.config);
-  ASSERT_EQ(ra.verdict.kind, stress::VerdictKind::Pass) << ra.verdict.message;
+  ASSERT_EQ(ra.verdict.kind, core::VerdictKind::Pass) << ra.verdict.message;
   EXPECT_EQ(ra.trace_hash, ra2.trace_hash);
   EXPECT_NE(ra.trace_hash, rb.trace_hash);
   EXPECT_GT(cross_fiber_pairs, 10u);
@@ -290,11 +290,11 @@ TEST(ScheduleInput, ProgramsTooLargeForTheScheduleTargetAreSkipped) {
 // is above the schedule target's cap and below this one.
 TEST(ProgramInput, ProgramsTooLargeForTheProgramTargetAreSkipped) {
   const std::vector<std::uint8_t> deep = {0x9c, 0xd1, 0x51, 0xa6, 0xa6, 0xa6, 0xa6, 0xa6, 0xa6, 0xa6};
-  const stress::RunSpec big = sim::program_input_spec(deep.data(), deep.size(), "none");
+  const core::RunSpec big = sim::program_input_spec(deep.data(), deep.size(), "none");
   EXPECT_GT(sim::program_executions(big.input), sim::kMaxRealThreadProgramExecutions);
   EXPECT_TRUE(sim::program_input_is_too_long(big));
   const std::vector<std::uint8_t> four(deep.begin(), deep.begin() + 7);
-  const stress::RunSpec mid = sim::program_input_spec(four.data(), four.size(), "none");
+  const core::RunSpec mid = sim::program_input_spec(four.data(), four.size(), "none");
   const std::uint64_t n = sim::program_executions(mid.input);
   EXPECT_GT(n, sim::kMaxProgramExecutions);
   EXPECT_LE(n, sim::kMaxRealThreadProgramExecutions);
@@ -408,7 +408,7 @@ TEST(ReadsFromInput, TheLoopsFindingIsAnInputThatFailsAgain) {
   EXPECT_EQ(in.constraints.size(), r.constraints.size());
   sim::ReadsFromRun walk;
   const sim::SimResult again = sim::run_reads_from_input(in, walk);
-  EXPECT_EQ(stress::verdict_name(again.verdict.kind), r.repro.verdict);
+  EXPECT_EQ(core::verdict_name(again.verdict.kind), r.repro.verdict);
   EXPECT_EQ(again.trace_hash, r.repro.trace_hash);
   EXPECT_FALSE(walk.pairs.empty());
 }

@@ -17,7 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "wsstress/companion.hpp"
+#include "wsstress/core/companion.hpp"
 #include "wsstress/relacy/models.hpp"
 #include "wsstress/relacy/stop.hpp"
 

@@ -7,7 +7,7 @@
 #include <map>
 
 #include "wsstress/relacy/event_log.hpp"
-#include "wsstress/sim/explain.hpp"
+#include "wsstress/explain/explain.hpp"
 
 namespace wsstress::relacy {
 
@@ -91,14 +91,14 @@ std::vector<std::string> explain_failure(const std::string& relacy_result, const
   // numbers, else the events' own.
   const bool numbered = h.pool_events.size() >= log.total();
   const std::size_t skipped = numbered ? h.pool_events.size() - static_cast<std::size_t>(log.total()) : 0;
-  std::vector<sim::RecordedEvent> events;
+  std::vector<explain::RecordedEvent> events;
   events.reserve(log.kept());
   for (std::size_t i = 0; i < log.kept(); ++i) {
     const LoggedEvent& e = log.at(i);
     events.push_back({numbered ? h.pool_events[skipped + e.seq - 1] : e.seq, e.thread, e.event, e.loc});
   }
   const bool deadlock = relacy_result.rfind("DEADLOCK", 0) == 0;
-  sim::StallContext ctx;
+  explain::StallContext ctx;
   ctx.fiber_name = [](std::uint32_t t) { return "thread " + std::to_string(t); };
   // In a deadlock every thread that has not finished is blocked.
   ctx.blocked = [&](std::uint32_t t) { return deadlock && h.finished.count(t) == 0; };
@@ -109,7 +109,7 @@ std::vector<std::string> explain_failure(const std::string& relacy_result, const
            it->second.where;
   };
   ctx.window_complete = log.total() <= EventLog::kCapacity;
-  std::vector<std::string> lines = sim::explain_stall(events, ctx);
+  std::vector<std::string> lines = explain::explain_stall(events, ctx);
   bool cites_steps = false;
   for (const std::string& line : lines) cites_steps = cites_steps || line.find("step ") != std::string::npos;
   if (cites_steps) {

@@ -12,7 +12,7 @@
 #include <string>
 
 #include "harness.hpp"
-#include "wsstress/stress/failure_kind.hpp"
+#include "wsstress/core/failure_kind.hpp"
 
 namespace wsstress::relacy {
 namespace {
@@ -93,7 +93,7 @@ TEST(PoolCrash, TerminateInAWorkerIsTheModelsCrashWithHistory) {
   EXPECT_FALSE(r.passed);
   EXPECT_EQ(r.relacy_result, "crash: std::terminate in a simulated thread: boom");
   EXPECT_NE(r.output.find("execution history"), std::string::npos) << r.output;
-  EXPECT_EQ(stress::classify_failure(r.relacy_result, ""), stress::FailureKind::Crash);
+  EXPECT_EQ(core::classify_failure(r.relacy_result, ""), core::FailureKind::Crash);
 }
 
 TEST(PoolCrash, ASignalInASimulatedThreadIsTheModelsCrashWithHistory) {

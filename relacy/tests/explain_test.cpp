@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "wsstress/relacy/models.hpp"
-#include "wsstress/stress/catalog.hpp"
+#include "wsstress/core/catalog.hpp"
 
 namespace rel = wsstress::relacy;
 
@@ -133,8 +133,8 @@ INSTANTIATE_TEST_SUITE_P(HangMutants, Explains, ::testing::ValuesIn(cases()),
 // table expects to catch it, has its case above: a new one needs its story.
 TEST(Explains, EveryHangTheTableExpectsHasACase) {
   for (const rel::ModelEntry& e : rel::model_table()) {
-    const auto* info = wsstress::stress::find_mutant(e.mutant);
-    if (!e.expect_fail || info == nullptr || info->kinds != static_cast<unsigned>(wsstress::stress::FailureKind::Hang)) {
+    const auto* info = wsstress::core::find_mutant(e.mutant);
+    if (!e.expect_fail || info == nullptr || info->kinds != static_cast<unsigned>(wsstress::core::FailureKind::Hang)) {
       continue;
     }
     bool cased = false;

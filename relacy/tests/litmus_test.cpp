@@ -117,7 +117,7 @@ TEST(RelacyLitmus, IriwSeqCstReadersAgree) {
 }
 
 // ---- the programs issue #37 added, each with the set the simulator's cpp
-// model reaches (stress/tests/test_litmus.cpp), so the two checkers agree on
+// model reaches (sim/tests/test_litmus.cpp), so the two checkers agree on
 // every shared test; where Relacy's set differs, the test says why. ----
 std::string but(unsigned reads, const std::string& except) { return lit::all_outcomes_except(reads, except); }
 std::string all(unsigned reads) { return lit::all_outcomes_except(reads); }

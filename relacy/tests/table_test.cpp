@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "wsstress/relacy/models.hpp"
-#include "wsstress/stress/catalog.hpp"
+#include "wsstress/core/catalog.hpp"
 
 namespace rel = wsstress::relacy;
 
@@ -21,7 +21,7 @@ TEST(RelacyTable, TargetsAreCatalogMutantsAndPassesHaveTheirReasons) {
   for (const rel::ModelInfo& m : rel::model_infos()) {
     EXPECT_FALSE(m.claim.empty()) << m.name;
     for (const rel::Target& t : m.targets) {
-      EXPECT_NE(wsstress::stress::find_mutant(t.mutant), nullptr) << m.name << " targets unknown mutant " << t.mutant;
+      EXPECT_NE(wsstress::core::find_mutant(t.mutant), nullptr) << m.name << " targets unknown mutant " << t.mutant;
       if (!t.expect_fail) {
         EXPECT_FALSE(t.note.empty()) << m.name << "/" << t.mutant << ": a pass needs its reason";
       }

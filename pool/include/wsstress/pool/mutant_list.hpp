@@ -1,8 +1,8 @@
 // The mutant policy types the tools instantiate, made from the list in
 // mutants.hpp (WSSTRESS_MUTANTS): for each entry X(Type, name, (members), ...)
 // a struct `Type` deriving NoMutants with those members, and the names in list
-// order. The catalog (stress/src/catalog.cpp) and the Relacy models build on
-// these; the engines' runner tables (stress/src/runners.cpp) run each one as
+// order. The catalog (core/src/catalog.cpp) and the Relacy models build on
+// these; the engines' runner tables (threads/src/runners.cpp) run each one as
 // RuntimeMutants (below): its compile-time members as template arguments, its
 // branch switches set at run time.
 //

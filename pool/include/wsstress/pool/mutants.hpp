@@ -144,7 +144,7 @@ struct NoMutants {
 // One entry per mutant: X(Type, name, (policy members), catalog record). The
 // policy is a struct `Type` deriving NoMutants with the members in parentheses
 // (pool/mutant_list.hpp defines them); `name` is what the CLI, the reports and
-// the matrix call it. The record fills stress::MutantInfo (stress/catalog.hpp):
+// the matrix call it. The record fills core::MutantInfo (stress/catalog.hpp):
 //   .history   where it comes from, as pool/HISTORY.md says after checking rayon's repository:
 //              "fix|code|change <commit> (date, issue, PR): versions", or "knob: ...";
 //   .failure   what goes wrong, and .scenario the scenario that shows it fastest;
@@ -158,7 +158,7 @@ struct NoMutants {
 //              a UseAfterFree where its second run sets a latch whose frame has
 //              returned (the simulator's liveness stamps), or a Crash where ASan
 //              sees that run read the frame first (a stack-buffer error).
-// The engines' runner tables (stress/src/runners.cpp, sim/runners.cpp) run
+// The engines' runner tables (threads/src/runners.cpp, sim/runners.cpp) run
 // each entry as RuntimeMutants (mutant_list.hpp). Adding a mutant is a switch
 // (an entry of WSSTRESS_BRANCH_SWITCHES, or a NoMutants member when it chooses
 // a memory order), its `if` where the bug lived, and one entry here; then one

@@ -8,7 +8,7 @@
 // and a search always runs in a process of its own.
 //
 // Two libraries: wsstress_relacy_client (client.cpp; in wsstress, through the
-// Relacy engine, engines/src/relacy.cpp) asks the runner, and wsstress_relacy
+// Relacy engine, matrix/src/relacy.cpp) asks the runner, and wsstress_relacy
 // (table.cpp and the models, each registering itself; in the runner and the
 // model tests) answers.
 #pragma once
@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "wsstress/result.hpp"
+#include "wsstress/core/result.hpp"
 
 namespace wsstress::relacy {
 

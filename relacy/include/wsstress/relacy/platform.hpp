@@ -37,7 +37,7 @@
 #include "wsstress/pool/platform/concept.hpp"
 #include "wsstress/pool/trace.hpp"
 #include "wsstress/relacy/event_log.hpp"
-#include "wsstress/sim/explain.hpp"
+#include "wsstress/explain/explain.hpp"
 
 #include <relacy/base.hpp>
 #include <relacy/context.hpp>
@@ -302,7 +302,7 @@ struct RelacyPlatform {
     EventLog::get().add(static_cast<std::uint32_t>(rl::thread_index()), e, loc);
     if (c.collecting_history()) {
       char line[200] = "pool event ";
-      sim::format_event(line + 11, sizeof line - 11, e, true);
+      explain::format_event(line + 11, sizeof line - 11, e, true);
       c.exec_log_msg(info(loc), line);
     }
   }

@@ -1,0 +1,110 @@
+// The matrix's engines behind one interface, and the one registry of them
+// (issue #40). An engine is one class in one file (engines/src/*.cpp: real
+// threads, the simulator, TSan, Relacy, the fuzzers) that says its name, how
+// the matrix runs it, what it returns, how its cell reads, what it expects of
+// every mutant (its own table, see expect.hpp), and registers itself with
+// WSSTRESS_REGISTER_ENGINE. The matrix and the CLI iterate the registry: no
+// code outside an engine's file compares an engine's name, so adding a column
+// is adding a file.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "wsstress/matrix/expect.hpp"
+#include "wsstress/matrix/report.hpp"
+
+namespace wsstress::matrix {
+
+using matrix::Deliver;
+using matrix::EngineResult;
+using matrix::MatrixRow;
+using matrix::MatrixSpec;
+using matrix::engine_error;
+
+// How long the matrix lets the row's child run before its backstop kills it:
+// budgets x budget_s + hang_factor x hang timeout + slack_s.
+struct Limits {
+  double budgets = 1;      // Relacy runs one search per model that targets the mutant
+  double slack_s = 30;     // a fuzz engine converts its finding after the budget
+  double hang_factor = 1;  // the engine's own hang timeout, in matrix hang timeouts (TSan runs 5x slower)
+};
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+
+  // The column's name: --engine's value, the table's heading, the JSON's key.
+  virtual std::string_view name() const = 0;
+  // Where the engine stands in --engine's help, choices and completion
+  // (ascending); the registry sorts by it, as files register in no set order.
+  virtual int rank() const = 0;
+  // What --engine's help says after the name, in parentheses ("" for nothing).
+  virtual std::string_view gloss() const { return {}; }
+  virtual Limits limits() const { return {}; }
+
+  // Runs the mutant's scenario (m.scenario) with the mutant for spec.budget_s,
+  // from seed 0 until the first failure, in the row's child process (`dir` is
+  // the matrix's scratch folder), through the engine's library API, and
+  // returns what it found with the command line that shows the catch again
+  // (EngineResult::replay, spelled by the engine). An engine that cannot
+  // return (a hang: the pool's threads are stuck) ends the child through
+  // `deliver`.
+  virtual EngineResult run(const MatrixSpec& spec, const MutantInfo& m, const std::string& dir,
+                           const Deliver& deliver) const = 0;
+
+  // What the engine expects of `m` within the budget.
+  virtual Expect expect(const MutantInfo& m) const = 0;
+  // Whether a catch must be of one of the mutant's kinds; a column that only
+  // measures (a fuzzer's program finding has no kind of its own) says no.
+  virtual bool judges_kinds() const { return true; }
+  // The outcome of a row the engine does not run (Relacy: no model targets
+  // the mutant), or nullopt to run it.
+  virtual std::optional<std::string> skip(const MutantInfo&) const { return std::nullopt; }
+
+  // The row's cell in the text and HTML tables: the verdict's first word, the
+  // failing seed and the seconds to it, or "- (N seeds)"; "!" when not as
+  // expected.
+  virtual std::string cell(const MatrixRow& row) const;
+  // What `mutants list` says of a mutant for this engine, under `note_heading`
+  // ("" for nothing).
+  virtual std::string_view note_heading() const { return {}; }
+  virtual std::string_view note(const MutantInfo&) const { return {}; }
+};
+
+// A column that measures: expects only that harmless mutants pass, and judges
+// no kinds (the simulator's other strategies, the fuzzers).
+class MeasuringEngine : public Engine {
+ public:
+  Expect expect(const MutantInfo& m) const override { return measured(m); }
+  bool judges_kinds() const override { return false; }
+};
+
+// The cell's pieces, for engines whose cells differ from the default.
+bool is_engine_error(const MatrixRow& row);
+std::string verdict_word(const MatrixRow& row);     // the outcome's first word ("crash (signal 6)" -> "crash")
+std::string seconds_text(double seconds);           // "0.4 s"
+std::string with_judgement(std::string cell, const MatrixRow& row);  // "!" appended when not as expected
+
+// Adds `e` to the registry; called before main by WSSTRESS_REGISTER_ENGINE.
+// Two engines of one name end the program (a build mistake).
+bool add_engine(const Engine& e);
+// Every engine this program has, by rank.
+const std::vector<const Engine*>& all_engines();
+// The engine of that name, or nullptr.
+const Engine* find_engine(std::string_view name);
+
+}  // namespace wsstress::matrix
+
+// Registers an engine object from its own file: `var` is a unique name in
+// that file (unity builds merge files), the rest its initializer. The object
+// lives for the program; its file must be linked as an object (an OBJECT
+// library or the executable's sources), not pulled from a static archive,
+// where nothing would refer to it.
+#define WSSTRESS_REGISTER_ENGINE(var, ...)                                 \
+  namespace {                                                              \
+  const auto var = __VA_ARGS__;                                            \
+  [[maybe_unused]] const bool var##_registered = ::wsstress::matrix::add_engine(var); \
+  }

@@ -1,0 +1,129 @@
+// The words of the simulator's configuration (memory model, strategy), as
+// reproducers, reports and the CLI spell them, and the registry of strategies
+// (strategies.hpp) the strategy files fill. Apart from simulate.cpp so that
+// the parsers library (reproducers, programs) needs nothing of the scheduler.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <set>
+
+#include "wsstress/core/shown.hpp"
+#include "wsstress/sim/engine.hpp"
+
+namespace wsstress::sim {
+
+const char* memory_name(MemoryModel m) noexcept {
+  switch (m) {
+    case MemoryModel::SC: return "sc";
+    case MemoryModel::TSO: return "tso";
+    case MemoryModel::CPP: return "cpp";
+  }
+  return "?";
+}
+
+std::vector<std::string> memory_names() {
+  std::vector<std::string> out;
+  for (MemoryModel m : kMemoryModels) out.emplace_back(memory_name(m));
+  return out;
+}
+
+std::optional<MemoryModel> parse_memory(std::string_view word) noexcept {
+  for (MemoryModel m : kMemoryModels) {
+    if (word == memory_name(m)) return m;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+// Function-local, so that it exists before the first strategy file's
+// initializer runs, whichever file that is.
+std::vector<const StrategyEntry*>& registry() {
+  static std::vector<const StrategyEntry*> entries;
+  return entries;
+}
+
+}  // namespace
+
+bool add_strategy(const StrategyEntry& e) {
+  auto& entries = registry();
+  if (find_strategy(e.kind) != nullptr) {
+    std::fprintf(stderr, "wsstress: two strategies are named '%s'\n", e.kind.name());
+    std::abort();
+  }
+  entries.push_back(&e);
+  // By rank, then name: one order whatever order the files registered in.
+  std::sort(entries.begin(), entries.end(), [](const StrategyEntry* a, const StrategyEntry* b) {
+    return a->rank != b->rank ? a->rank < b->rank : std::string_view(a->kind.name()) < b->kind.name();
+  });
+  return true;
+}
+
+const std::vector<const StrategyEntry*>& all_strategies() { return registry(); }
+
+namespace {
+
+// The entry whose name is `word` up to its first colon, if it takes a spec.
+const StrategyEntry* spec_taker(std::string_view word) noexcept {
+  const auto colon = word.find(':');
+  if (colon == std::string_view::npos) return nullptr;
+  for (const StrategyEntry* e : registry()) {
+    if (word.substr(0, colon) == e->kind.name()) return e->spec_error != nullptr ? e : nullptr;
+  }
+  return nullptr;
+}
+
+// A spec's name for the program's life (StrategyKind keeps a pointer); one
+// copy per spelling, so that names compare as the registered ones do.
+StrategyKind interned(std::string_view word) {
+  static std::mutex lock;
+  static std::set<std::string, std::less<>> names;
+  const std::lock_guard<std::mutex> hold(lock);
+  return StrategyKind(names.emplace(word).first->c_str());
+}
+
+}  // namespace
+
+const StrategyEntry* find_strategy(StrategyKind s) noexcept {
+  for (const StrategyEntry* e : registry()) {
+    if (e->kind == s) return e;
+  }
+  return spec_taker(s.name());
+}
+
+const char* strategy_name(StrategyKind s) noexcept { return s.name(); }
+
+std::optional<StrategyKind> parse_strategy(std::string_view word) noexcept {
+  for (const StrategyEntry* e : registry()) {
+    if (word == e->kind.name()) return e->kind;
+  }
+  if (const StrategyEntry* e = spec_taker(word); e != nullptr && e->spec_error(word).empty()) return interned(word);
+  return std::nullopt;
+}
+
+std::string strategy_error(std::string_view word) {
+  if (parse_strategy(word)) return {};
+  if (const StrategyEntry* e = spec_taker(word)) return e->spec_error(word);
+  std::string list;
+  for (const std::string& n : strategy_names()) list += (list.empty() ? "" : ", ") + n;
+  return "unknown strategy " + shown(word) + " (strategies: " + list + ")";
+}
+
+std::vector<std::string> strategy_names() {
+  std::vector<std::string> out;
+  for (const StrategyEntry* e : registry()) {
+    if (!e->help.empty()) out.emplace_back(e->kind.name());
+  }
+  return out;
+}
+
+std::string strategy_help() {
+  std::string out;
+  for (const StrategyEntry* e : registry()) {
+    if (!e->help.empty()) out += (out.empty() ? "" : "; ") + std::string(e->kind.name()) + ": " + std::string(e->help);
+  }
+  return out;
+}
+
+}  // namespace wsstress::sim
