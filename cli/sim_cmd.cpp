@@ -38,6 +38,10 @@ struct SimOptions {
 struct ReplayOptions {
   std::string file, trace_out, html_path;
   bool trace = false, shrink = false;
+  // Checking a fix on the recorded schedule: this build's pool, or a catalog
+  // mutant's (`--mutant none`: the clean pool), followed as far as it can be.
+  bool check_fix = false;
+  std::string mutant;
 };
 
 // The HTML report's header of a reproducer's run.
@@ -201,11 +205,47 @@ bool print_replay_verdict(const sim::Repro& r, const sim::SimResult& res) {
   return same_verdict && same_trace;
 }
 
+// A replay on other code (--check-fix, --mutant): where it left the recorded
+// schedule, and whether the recorded failure is still there. Its exit code is
+// this run's verdict's: 0 when the failure is gone.
+int print_fix_check(const sim::Repro& r, const sim::SimResult& res, const std::string& mutant) {
+  std::fprintf(text_out(), "replay: %s\n",
+               res.divergence.empty()
+                   ? ("followed the whole recorded schedule (" + std::to_string(r.config.forced.size()) + " decisions)").c_str()
+                   : ("left it: " + res.divergence + "; from there on, the non-preemptive rule (the fiber that ran last "
+                      "goes on, else the lowest runnable; a load reads the newest store)").c_str());
+  std::fprintf(text_out(), "replay: %s%s%s\n", core::verdict_name(res.verdict.kind), res.verdict.message.empty() ? "" : ": ",
+               res.verdict.message.c_str());
+  std::fputs(explanation_text(res.verdict).c_str(), text_out());
+  if (!res.verdict.dump.empty()) std::fprintf(text_out(), "state when it was detected:\n%s", res.verdict.dump.c_str());
+  const std::string recorded = r.verdict + (r.message.empty() ? "" : ": " + r.message);
+  if (res.verdict.kind == core::VerdictKind::Pass) {
+    std::fprintf(text_out(), "fix check: the recorded failure (%s) is gone on %s\n", recorded.c_str(), mutant.c_str());
+  } else {
+    std::fprintf(text_out(), "fix check: %s on %s (recorded: %s)\n",
+                 r.verdict == core::verdict_name(res.verdict.kind) ? "it still fails" : "it fails another way",
+                 mutant.c_str(), recorded.c_str());
+  }
+  return exit_code_for(res.verdict.kind);
+}
+
 // The replay itself: run, print, shrink. In a child process of its own
 // (replay_command), so that a reproducer of a crash crashes only the child.
 int replay_run(const ReplayOptions& o, const Result<sim::Repro>& r) {
   sim::SimConfig cfg = r->config;
   cfg.record_trace = o.trace || !o.trace_out.empty() || !o.html_path.empty();
+  if (o.check_fix) {
+    core::RunSpec spec = r->spec;
+    if (!o.mutant.empty()) spec.mutant = o.mutant;
+    cfg.forced_then_keep_running = true;
+    std::fprintf(text_out(), "replay: checking a fix: the schedule recorded on mutant %s, replayed on %s (this build)\n",
+                 r->spec.mutant.c_str(), spec.mutant == "none" ? "the clean pool" : ("mutant " + spec.mutant).c_str());
+    std::fflush(text_out());  // said before a crash can end this process
+    const sim::SimResult res = sim::find_sim_runner(spec.mutant)(spec, cfg);
+    const bool unwritten = !write_traces(res, o.trace, o.trace_out, o.html_path, html_header(*r, o.file), false);
+    const int code = print_fix_check(*r, res, spec.mutant == "none" ? "the clean pool" : "mutant " + spec.mutant);
+    return unwritten && code == kOk ? static_cast<int>(kInternal) : code;
+  }
   std::fprintf(text_out(), "replay: scenario %s, mutant %s, seed %llu, %s/%s, %zu decisions\n", r->spec.scenario.c_str(),
               r->spec.mutant.c_str(), static_cast<unsigned long long>(r->config.seed), sim::strategy_name(r->config.strategy),
               sim::memory_name(r->config.memory), r->config.forced.size());
@@ -254,6 +294,11 @@ int replay_command(const ReplayOptions& o) {
   if (!r) {
     std::fprintf(stderr, "wsstress: error: %s: %s\n", shown(o.file).c_str(), bounded_line(r.error()).c_str());
     return kUsage;
+  }
+  if (!o.mutant.empty()) {
+    core::RunSpec spec = r->spec;
+    spec.mutant = o.mutant;
+    if (const Result<void> ok = core::check_external_mutant(spec); !ok) return usage_error(ok.error());
   }
   std::fflush(nullptr);
   const pid_t pid = fork();
@@ -353,7 +398,10 @@ Subcommand add_sim(CLI::App& parent) {
 Subcommand add_replay(CLI::App& parent) {
   auto o = std::make_shared<ReplayOptions>();
   CLI::App* cmd = parent.add_subcommand("replay", "replay a simulator reproducer exactly");
-  cmd->footer("Example:\n  wsstress replay f.repro --trace-out f.trace.json   # open it in https://ui.perfetto.dev");
+  cmd->footer(
+      "Examples:\n"
+      "  wsstress replay f.repro --trace-out f.trace.json   # open it in https://ui.perfetto.dev\n"
+      "  wsstress replay f.repro --mutant none              # the same schedule on the clean pool: is it gone?");
   completes_files(cmd->add_option("file", o->file, "the reproducer file")->required());
   cmd->add_flag("--trace", o->trace, "print the interleaving with source locations");
   cmd->add_option("--trace-out", o->trace_out, "write the trace as Chrome trace-event JSON (Perfetto)")
@@ -361,7 +409,14 @@ Subcommand add_replay(CLI::App& parent) {
   cmd->add_option("--html", o->html_path, "write the run's report as one self-contained HTML file (timeline, dump)")
       ->check(output_path());
   cmd->add_flag("--shrink", o->shrink, "minimise it, writing FILE.shrunk");
+  cmd->add_flag("--check-fix", o->check_fix,
+                "replay on this build's pool: follow the schedule as far as this code allows, then the "
+                "non-preemptive rule, and say whether the failure is gone (exit 0 if it is)");
+  cmd->add_option("--mutant", o->mutant, "with --check-fix (implied): replay on this mutant ('none': the clean pool)")
+      ->check([](const std::string& v) { return core::run_flag("--mutant").check(v); });
   return {cmd, [o] {
+            if (!o->mutant.empty()) o->check_fix = true;
+            if (o->check_fix && o->shrink) return usage_error("--shrink shrinks the recorded failure: not with --check-fix");
             auto ok = claim_stdout({{"the reproducer", &o->file}, {"--trace-out", &o->trace_out}, {"--html", &o->html_path}});
             if (!ok) return usage_error(ok.error());
             return replay_command(*o);

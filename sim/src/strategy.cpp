@@ -126,7 +126,7 @@ std::unique_ptr<Strategy> make_strategy(const SimConfig& config, SplitMix64& rng
   }
   std::unique_ptr<Strategy> s =
       taught != nullptr && e->after_trial != nullptr ? e->after_trial(config, rng, *taught) : e->make(config, rng);
-  if (!config.forced.empty()) s = make_replay(config.forced, std::move(s));
+  if (!config.forced.empty()) s = make_replay(config.forced, std::move(s), config.forced_then_keep_running);
   return s;
 }
 

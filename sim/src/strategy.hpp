@@ -98,7 +98,10 @@ inline std::uint64_t pct_initial_priority(std::uint64_t draw) noexcept { return 
 SimConfig resolve_strategy(const SimConfig& config);
 // Follows `forced`, then hands over to `then` (strategies/replay.cpp; not in
 // the registry: it wraps the strategy a reproducer names).
-std::unique_ptr<Strategy> make_replay(std::vector<std::uint32_t> forced, std::unique_ptr<Strategy> then);
+// With `keep_running`, a decision it cannot take starts the non-preemptive
+// rule instead of ending the run (SimConfig::forced_then_keep_running).
+std::unique_ptr<Strategy> make_replay(std::vector<std::uint32_t> forced, std::unique_ptr<Strategy> then,
+                                      bool keep_running = false);
 
 // The TSO flush rate of config.seed's run: config.flush_percent if set, else
 // one of kFlushPercents chosen by a hash of the seed (not the seed's stream,

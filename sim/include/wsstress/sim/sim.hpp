@@ -93,6 +93,11 @@ struct SimConfig {
   unsigned stale_percent = 0;
   unsigned spurious_wakeup_per_mille = 5; // chance a condvar waiter wakes spuriously
   std::vector<std::uint32_t> forced;      // a recorded schedule to follow (replay)
+  // Replaying on other code (`replay --check-fix`): a recorded decision this
+  // code cannot take is no error; from there on the run takes the
+  // non-preemptive choice (ReadyView::keep_running, and the newest store for
+  // a load), and SimResult::divergence says where it left the schedule.
+  bool forced_then_keep_running = false;
   std::vector<std::uint8_t> fuzz_bytes;   // Fuzz: one byte per decision (a fuzzer's input), then the seed's draws
   bool record_trace = false;              // keep every point (for --trace / --trace-out)
   // Reads-from fuzzing (reads_from.hpp): the abstract schedule the
