@@ -39,6 +39,10 @@
 #include "wsstress/relacy/event_log.hpp"
 #include "wsstress/explain/explain.hpp"
 
+// Relacy's sub-headers in the order its umbrella relacy.hpp includes them
+// (context_base_impl.hpp, for one, does not compile on its own), kept out of
+// include sorting.
+// clang-format off
 #include <relacy/base.hpp>
 #include <relacy/context.hpp>
 #include <relacy/context_base_impl.hpp>
@@ -52,6 +56,7 @@
 #include <relacy/stdlib/condition_variable.hpp>
 #include <relacy/stdlib/semaphore.hpp>
 #include <relacy/stdlib/event.hpp>
+// clang-format on
 
 namespace wsstress::relacy {
 
