@@ -1,7 +1,8 @@
-// The words of the simulator's configuration (memory model, strategy), as
-// reproducers, reports and the CLI spell them, and the registry of strategies
-// (strategies.hpp) the strategy files fill. Apart from simulate.cpp so that
-// the parsers library (reproducers, programs) needs nothing of the scheduler.
+// The registry of strategies (strategies.hpp) the files of strategies/ fill,
+// and the strategies' names as reproducers, reports and the CLI spell them:
+// parse_strategy, a portfolio spec's name, --strategy's names, help and
+// errors. In the parsers library, apart from simulate.cpp, so that
+// reproducers parse without the scheduler.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -12,28 +13,6 @@
 #include "wsstress/sim/engine.hpp"
 
 namespace wsstress::sim {
-
-const char* memory_name(MemoryModel m) noexcept {
-  switch (m) {
-    case MemoryModel::SC: return "sc";
-    case MemoryModel::TSO: return "tso";
-    case MemoryModel::CPP: return "cpp";
-  }
-  return "?";
-}
-
-std::vector<std::string> memory_names() {
-  std::vector<std::string> out;
-  for (MemoryModel m : kMemoryModels) out.emplace_back(memory_name(m));
-  return out;
-}
-
-std::optional<MemoryModel> parse_memory(std::string_view word) noexcept {
-  for (MemoryModel m : kMemoryModels) {
-    if (word == memory_name(m)) return m;
-  }
-  return std::nullopt;
-}
 
 namespace {
 
