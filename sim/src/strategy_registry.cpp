@@ -3,9 +3,6 @@
 // parse_strategy, a portfolio spec's name, --strategy's names, help and
 // errors. In the parsers library, apart from simulate.cpp, so that
 // reproducers parse without the scheduler.
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <mutex>
 #include <set>
 
@@ -14,32 +11,14 @@
 
 namespace wsstress::sim {
 
-namespace {
-
-// Function-local, so that it exists before the first strategy file's
-// initializer runs, whichever file that is.
-std::vector<const StrategyEntry*>& registry() {
-  static std::vector<const StrategyEntry*> entries;
-  return entries;
+core::Registry<StrategyEntry>& strategy_registry() {
+  // Function-local, so that it exists before the first strategy file's
+  // initializer runs, whichever file that is.
+  static core::Registry<StrategyEntry> registry("wsstress", "strategies");
+  return registry;
 }
 
-}  // namespace
-
-bool add_strategy(const StrategyEntry& e) {
-  auto& entries = registry();
-  if (find_strategy(e.kind) != nullptr) {
-    std::fprintf(stderr, "wsstress: two strategies are named '%s'\n", e.kind.name());
-    std::abort();
-  }
-  entries.push_back(&e);
-  // By rank, then name: one order whatever order the files registered in.
-  std::sort(entries.begin(), entries.end(), [](const StrategyEntry* a, const StrategyEntry* b) {
-    return a->rank != b->rank ? a->rank < b->rank : std::string_view(a->kind.name()) < b->kind.name();
-  });
-  return true;
-}
-
-const std::vector<const StrategyEntry*>& all_strategies() { return registry(); }
+const std::vector<const StrategyEntry*>& all_strategies() { return strategy_registry().all(); }
 
 namespace {
 
@@ -47,7 +26,7 @@ namespace {
 const StrategyEntry* spec_taker(std::string_view word) noexcept {
   const auto colon = word.find(':');
   if (colon == std::string_view::npos) return nullptr;
-  for (const StrategyEntry* e : registry()) {
+  for (const StrategyEntry* e : all_strategies()) {
     if (word.substr(0, colon) == e->kind.name()) return e->spec_error != nullptr ? e : nullptr;
   }
   return nullptr;
@@ -65,18 +44,14 @@ StrategyKind interned(std::string_view word) {
 }  // namespace
 
 const StrategyEntry* find_strategy(StrategyKind s) noexcept {
-  for (const StrategyEntry* e : registry()) {
-    if (e->kind == s) return e;
-  }
+  if (const StrategyEntry* e = strategy_registry().find(s.name())) return e;
   return spec_taker(s.name());
 }
 
 const char* strategy_name(StrategyKind s) noexcept { return s.name(); }
 
 std::optional<StrategyKind> parse_strategy(std::string_view word) noexcept {
-  for (const StrategyEntry* e : registry()) {
-    if (word == e->kind.name()) return e->kind;
-  }
+  if (const StrategyEntry* e = strategy_registry().find(word)) return e->kind;
   if (const StrategyEntry* e = spec_taker(word); e != nullptr && e->spec_error(word).empty()) return interned(word);
   return std::nullopt;
 }
@@ -91,7 +66,7 @@ std::string strategy_error(std::string_view word) {
 
 std::vector<std::string> strategy_names() {
   std::vector<std::string> out;
-  for (const StrategyEntry* e : registry()) {
+  for (const StrategyEntry* e : all_strategies()) {
     if (!e->help.empty()) out.emplace_back(e->kind.name());
   }
   return out;
@@ -99,7 +74,7 @@ std::vector<std::string> strategy_names() {
 
 std::string strategy_help() {
   std::string out;
-  for (const StrategyEntry* e : registry()) {
+  for (const StrategyEntry* e : all_strategies()) {
     if (!e->help.empty()) out += (out.empty() ? "" : "; ") + std::string(e->kind.name()) + ": " + std::string(e->help);
   }
   return out;
