@@ -1,4 +1,4 @@
-// The registry of engines: every engine file adds its object before
+// The registry of engines: every file of engines/ adds its object before
 // main (WSSTRESS_REGISTER_ENGINE), and the matrix and the CLI read the list,
 // in rank order whatever order the linker ran the files' initializers in.
 // Also the default rendering of a cell, which most engines keep.

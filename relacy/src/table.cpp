@@ -1,5 +1,5 @@
-// The runner's side of the models (wsstress_relacy): the registry the model
-// files add their declarations to (WSSTRESS_REGISTER_MODEL, models.hpp),
+// The runner's side of the models (wsstress_relacy): the registry the files
+// of models/ add their declarations to (WSSTRESS_REGISTER_MODEL, models.hpp),
 // the table of (model, mutant) instantiations and the model list built from
 // it, and a search run in this process. A model's claim, configuration, CI
 // search and entries live in its own file; this one only looks them up.

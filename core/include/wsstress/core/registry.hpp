@@ -1,8 +1,11 @@
-// The one registry of the tool's self-registering tables (issue #55): the
+// The one mechanism of the tool's self-registering tables (issue #55): the
 // simulator's strategies (sim/strategies.hpp), the matrix's engines
-// (matrix/engine.hpp) and the Relacy models (relacy/models.hpp), each file
-// of which adds its entries before main with WSSTRESS_REGISTER.
-// Header-only, so relacy/ uses it too. Not to be confused with
+// (matrix/engine.hpp) and the Relacy models (relacy/models.hpp). Each is a
+// folder of files (sim/src/strategies/, matrix/src/engines/,
+// relacy/src/models/), every file adding its entries before main with
+// WSSTRESS_REGISTER, and the build links every file of the folder
+// (wsstress_registered_files, cmake/registered_files.cmake): adding one is
+// adding a file. Header-only, so relacy/ uses it too. Not to be confused with
 // the pool's Registry (pool/registry.hpp), rayon's set of worker threads.
 #pragma once
 
@@ -65,8 +68,8 @@ class Registry {
 // exists before the first file's initializer runs), from its own file: `Type`
 // is its type (`auto` when the initializer names it), `var` a name unique in
 // the folder's files, the rest its initializer. The entry lives for the
-// program. Its file must be linked whole (each kind's CMakeLists.txt), so
-// that it is not dropped for want of a reference. Each kind wraps this in its own
+// program. The folder's files are linked whole (wsstress_registered_files),
+// so none is dropped for want of a reference. Each kind wraps this in its own
 // macro (WSSTRESS_REGISTER_STRATEGY, _ENGINE, _MODEL).
 #define WSSTRESS_REGISTER(registry, Type, var, ...)                         \
   namespace {                                                              \

@@ -1,13 +1,13 @@
 // The matrix's engines behind one interface, and the one registry of them
-// (issue #40). An engine is one class in one file (matrix/src/*.cpp:
+// (issue #40). An engine is one class in one file (matrix/src/engines/*.cpp:
 // real threads, the simulator, TSan, Relacy, the fuzzers) that says its name,
 // how the matrix runs it, what it returns, how its cell reads, what it
 // expects of every mutant (its own table, see expect.hpp), and registers
 // itself with WSSTRESS_REGISTER_ENGINE (a core::Registry, core/registry.hpp,
 // as the strategies and the Relacy models are). The matrix and the CLI
 // iterate the registry: no code outside an engine's file compares an
-// engine's name, so adding a column is adding a file (and its line in
-// matrix/CMakeLists.txt).
+// engine's name, and the build links every file of the folder
+// (matrix/CMakeLists.txt), so adding a column is adding a file.
 #pragma once
 
 #include <optional>

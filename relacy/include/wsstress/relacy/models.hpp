@@ -1,6 +1,6 @@
 // The Relacy models: what each one claims, which mutants it targets, and how
 // to run one (model x mutant x search) and get its verdict. The models
-// themselves live in src/, one file per model or family of models, each instantiating
+// themselves live in src/models/, one file per model or family of models, each instantiating
 // the pool's own templates over RelacyPlatform for the clean pool and for the
 // mutants it targets; they are linked into their own program, wsstress-relacy
 // (src/runner_main.cpp), which wsstress runs for every search. So the tool
@@ -8,7 +8,7 @@
 // and a search always runs in a process of its own.
 //
 // Two libraries: wsstress_relacy_client (client.cpp; in wsstress, through the
-// Relacy engine, matrix/src/relacy.cpp) asks the runner, and wsstress_relacy
+// Relacy engine, matrix/src/engines/relacy.cpp) asks the runner, and wsstress_relacy
 // (table.cpp and the models, each registering itself; in the runner and the
 // model tests) answers.
 #pragma once
@@ -165,8 +165,8 @@ RawResult run_entry_here(const std::string& model, const std::string& mutant, co
 
 }  // namespace wsstress::relacy
 
-// Registers a model from its own file: `var` is a name unique in the model
-// files, the rest a ModelDecl's initializer (WSSTRESS_REGISTER,
+// Registers a model from its own file (src/models/): `var` is a name unique
+// in the model files, the rest a ModelDecl's initializer (WSSTRESS_REGISTER,
 // core/registry.hpp).
 #define WSSTRESS_REGISTER_MODEL(var, ...) \
   WSSTRESS_REGISTER(::wsstress::relacy::model_registry(), ::wsstress::relacy::ModelDecl, var, __VA_ARGS__)
