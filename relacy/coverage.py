@@ -69,14 +69,18 @@ def short_name(demangled):
 
 def executed_functions(build_dir):
     """{(file, line): (name, executed)} over every translation unit of the runner."""
-    objdir = os.path.join(build_dir, "relacy", "CMakeFiles", "wsstress_relacy.dir", "src")
+    objdir = os.path.join(build_dir, "relacy", "CMakeFiles", "wsstress_relacy_files.dir", "src")
     funcs = {}
     with tempfile.TemporaryDirectory() as tmp:
-        gcdas = glob.glob(os.path.join(objdir, "*.gcda"))
-        if gcdas:
-            run(["gcov", "-j", "-m", "-o", objdir] + gcdas, cwd=tmp, stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL)
-        for path in glob.glob(os.path.join(tmp, "*.gcov.json.gz")):
+        # src/ (the table) and src/models/, each read into a folder of its own.
+        for i, d in enumerate([objdir, os.path.join(objdir, "models")]):
+            gcdas = glob.glob(os.path.join(d, "*.gcda"))
+            if gcdas:
+                out = os.path.join(tmp, str(i))
+                os.mkdir(out)
+                run(["gcov", "-j", "-m", "-o", d] + gcdas, cwd=out, stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL)
+        for path in glob.glob(os.path.join(tmp, "*", "*.gcov.json.gz")):
             with gzip.open(path, "rt") as f:
                 data = json.load(f)
             for entry in data["files"]:

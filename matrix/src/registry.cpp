@@ -1,46 +1,23 @@
-// The registry of engines: every engine file adds its object before main
-// (WSSTRESS_REGISTER_ENGINE), and the matrix and the CLI read the list, sorted
-// by each engine's rank so that the help and completions keep one order
-// whatever order the linker ran the files' initializers in. Also the default
-// rendering of a cell, which most engines keep.
-#include <algorithm>
+// The registry of engines: every file of engines/ adds its object before
+// main (WSSTRESS_REGISTER_ENGINE), and the matrix and the CLI read the list,
+// in rank order whatever order the linker ran the files' initializers in.
+// Also the default rendering of a cell, which most engines keep.
 #include <cstdio>
-#include <cstdlib>
 
 #include "wsstress/matrix/engine.hpp"
 
 namespace wsstress::matrix {
-namespace {
 
-// Function-local, so that it exists before the first engine file's
-// initializer runs, whichever file that is.
-std::vector<const Engine*>& registry() {
-  static std::vector<const Engine*> engines;
-  return engines;
+core::Registry<Engine>& engine_registry() {
+  // Function-local, so that it exists before the first engine file's
+  // initializer runs, whichever file that is.
+  static core::Registry<Engine> registry("wsstress", "engines");
+  return registry;
 }
 
-}  // namespace
+const std::vector<const Engine*>& all_engines() { return engine_registry().all(); }
 
-bool add_engine(const Engine& e) {
-  auto& engines = registry();
-  if (find_engine(e.name()) != nullptr) {
-    std::fprintf(stderr, "wsstress: two engines are named '%.*s'\n", static_cast<int>(e.name().size()),
-                 e.name().data());
-    std::abort();
-  }
-  engines.push_back(&e);
-  std::stable_sort(engines.begin(), engines.end(), [](const Engine* a, const Engine* b) { return a->rank() < b->rank(); });
-  return true;
-}
-
-const std::vector<const Engine*>& all_engines() { return registry(); }
-
-const Engine* find_engine(std::string_view name) {
-  for (const Engine* e : registry()) {
-    if (e->name() == name) return e;
-  }
-  return nullptr;
-}
+const Engine* find_engine(std::string_view name) { return engine_registry().find(name); }
 
 bool is_engine_error(const MatrixRow& row) { return row.outcome.rfind("error", 0) == 0; }
 

@@ -1,5 +1,5 @@
 // The sleep handshake below the registry, for the handshake models
-// (model_handshake.cpp): the pool's own Sleep, AtomicCounters, CoreLatches,
+// (models/handshake.cpp): the pool's own Sleep, AtomicCounters, CoreLatches,
 // Injector, worker deques and broadcast queues over RelacyPlatform, with the
 // worker half and the publisher halves from pool/handshake.hpp — the code
 // Registry and WorkerThread run. What the rig leaves out is what makes the

@@ -1,6 +1,7 @@
 // The simulator's strategy registry and its flag table (issue #40): every
 // strategy file registered itself (none dropped by the static archive), in
-// rank order whatever order they registered in; the portfolio resolves a seed
+// rank order whatever order they registered in, and the registry refuses a
+// second strategy of one name or rank; the portfolio resolves a seed
 // to its member by the seed alone, for the default table and for a spec
 // "portfolio:pos=2,..." (issue #42 item 4), and a bad spec is one line; `sim`'s flags spell a spec back as a command line
 // that leaves out what `wsstress sim` assumes anyway.
@@ -32,6 +33,24 @@ TEST(StrategyRegistry, EveryStrategyFileRegisteredInRankOrder) {
   ASSERT_TRUE(sim::parse_strategy("fuzz"));  // reproducers may name it; --strategy does not offer it
   EXPECT_FALSE(sim::parse_strategy("bfs"));
   EXPECT_STREQ(sim::strategy_name(StrategyKind::SleepFirst), "sleep-first");
+}
+
+// The registry the strategies share with the engines and the Relacy models
+// (core::Registry, issue #55): rank order whatever the order of the adds, and
+// a second entry of one name or one rank ends the program, in one line.
+TEST(StrategyRegistry, OneRegistryKeepsRankOrderAndRefusesADuplicateNameOrRank) {
+  const sim::StrategyEntry a{.kind = StrategyKind{"a"}, .rank = 2};
+  const sim::StrategyEntry b{.kind = StrategyKind{"b"}, .rank = 1};
+  const sim::StrategyEntry same_name{.kind = StrategyKind{"a"}, .rank = 3};
+  const sim::StrategyEntry same_rank{.kind = StrategyKind{"c"}, .rank = 2};
+  core::Registry<sim::StrategyEntry> r("wsstress", "strategies");
+  r.add(a);
+  r.add(b);
+  EXPECT_EQ(r.all(), (std::vector<const sim::StrategyEntry*>{&b, &a}));
+  EXPECT_EQ(r.find("a"), &a);
+  EXPECT_EQ(r.find("c"), nullptr);
+  EXPECT_DEATH(r.add(same_name), "wsstress: two strategies have the name 'a'");
+  EXPECT_DEATH(r.add(same_rank), "wsstress: two strategies have the rank 2");
 }
 
 TEST(StrategyRegistry, ThePortfolioGivesEachSeedItsMemberByTheTable) {

@@ -93,7 +93,7 @@ std::vector<std::string> run_arguments(const RunSpec& spec, unsigned taker,
                                        std::optional<std::uint64_t> seed = std::nullopt);
 
 // `wsstress fuzz`'s command line, spelled here once for the matrix's replay
-// of a fuzz row (matrix/src/fuzz.cpp) and the fuzz targets' hint to convert
+// of a fuzz row (matrix/src/engines/fuzz.cpp) and the fuzz targets' hint to convert
 // a finding (fuzz/); --mutant as the table spells it (none left out). In
 // this order, each left out when empty or 0.
 struct FuzzCommand {

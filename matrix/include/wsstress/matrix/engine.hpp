@@ -1,11 +1,13 @@
 // The matrix's engines behind one interface, and the one registry of them
-// (issue #40). An engine is one class in one file (engines/src/*.cpp: real
-// threads, the simulator, TSan, Relacy, the fuzzers) that says its name, how
-// the matrix runs it, what it returns, how its cell reads, what it expects of
-// every mutant (its own table, see expect.hpp), and registers itself with
-// WSSTRESS_REGISTER_ENGINE. The matrix and the CLI iterate the registry: no
-// code outside an engine's file compares an engine's name, so adding a column
-// is adding a file.
+// (issue #40). An engine is one class in one file (matrix/src/engines/*.cpp:
+// real threads, the simulator, TSan, Relacy, the fuzzers) that says its name,
+// how the matrix runs it, what it returns, how its cell reads, what it
+// expects of every mutant (its own table, see expect.hpp), and registers
+// itself with WSSTRESS_REGISTER_ENGINE (a core::Registry, core/registry.hpp,
+// as the strategies and the Relacy models are). The matrix and the CLI
+// iterate the registry: no code outside an engine's file compares an
+// engine's name, and the build links every file of the folder
+// (matrix/CMakeLists.txt), so adding a column is adding a file.
 #pragma once
 
 #include <optional>
@@ -13,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "wsstress/core/registry.hpp"
 #include "wsstress/matrix/expect.hpp"
 #include "wsstress/matrix/report.hpp"
 
@@ -88,9 +91,12 @@ std::string verdict_word(const MatrixRow& row);     // the outcome's first word 
 std::string seconds_text(double seconds);           // "0.4 s"
 std::string with_judgement(std::string cell, const MatrixRow& row);  // "!" appended when not as expected
 
-// Adds `e` to the registry; called before main by WSSTRESS_REGISTER_ENGINE.
-// Two engines of one name end the program (a build mistake).
-bool add_engine(const Engine& e);
+// How the registry reads an engine's name and rank (core/registry.hpp).
+inline std::string_view registry_name(const Engine& e) { return e.name(); }
+inline int registry_rank(const Engine& e) { return e.rank(); }
+// The registry the engine files add their objects to (WSSTRESS_REGISTER_ENGINE);
+// two engines of one name or one rank end the program (a build mistake).
+core::Registry<Engine>& engine_registry();
 // Every engine this program has, by rank.
 const std::vector<const Engine*>& all_engines();
 // The engine of that name, or nullptr.
@@ -98,13 +104,7 @@ const Engine* find_engine(std::string_view name);
 
 }  // namespace wsstress::matrix
 
-// Registers an engine object from its own file: `var` is a unique name in
-// that file (unity builds merge files), the rest its initializer. The object
-// lives for the program; its file must be linked as an object (an OBJECT
-// library or the executable's sources), not pulled from a static archive,
-// where nothing would refer to it.
-#define WSSTRESS_REGISTER_ENGINE(var, ...)                                 \
-  namespace {                                                              \
-  const auto var = __VA_ARGS__;                                            \
-  [[maybe_unused]] const bool var##_registered = ::wsstress::matrix::add_engine(var); \
-  }
+// Registers an engine object from its own file: `var` is a name unique in the
+// engine files, the rest its initializer (WSSTRESS_REGISTER, core/registry.hpp).
+#define WSSTRESS_REGISTER_ENGINE(var, ...) \
+  WSSTRESS_REGISTER(::wsstress::matrix::engine_registry(), auto, var, __VA_ARGS__)

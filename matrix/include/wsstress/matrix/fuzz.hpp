@@ -1,4 +1,4 @@
-// The fuzz engines (matrix/src/fuzz.cpp: the matrix's fuzz-program and
+// The fuzz engines (matrix/src/engines/fuzz.cpp: the matrix's fuzz-program and
 // fuzz-schedule columns) and what `wsstress fuzz` (cli/fuzz_cmd.cpp) shares
 // with them: running a fuzz target (fuzz/: libFuzzer under the fuzz preset,
 // the standalone random driver under g++) as a child process - its command

@@ -1,4 +1,4 @@
-// The Relacy engine's searches (matrix/src/relacy.cpp), which `wsstress
+// The Relacy engine's searches (matrix/src/engines/relacy.cpp), which `wsstress
 // relacy` (cli/relacy_cmd.cpp) and the matrix's Relacy column both run: the
 // (model, mutant) searches the options ask for, run one by one through the
 // Relacy client (relacy/: it runs each search in the wsstress-relacy runner,

@@ -1,4 +1,4 @@
-// What the matrix's Relacy column (matrix/src/relacy.cpp) expects of every
+// What the matrix's Relacy column (matrix/src/engines/relacy.cpp) expects of every
 // mutant: the verdict of the Relacy models that target it (relacy/'s model
 // table has the per-model detail and the reasons), Cannot when no model
 // targets it (the column then shows "n/m" and runs nothing). A header, so

@@ -35,7 +35,7 @@ struct ScoreTarget {
 };
 
 // What the simulator's columns expect of `m` under `memory` (the matrix's
-// table, matrix/src/simulator.cpp).
+// table, matrix/src/engines/simulator.cpp).
 Expect simulator_expects(const MutantInfo& m, sim::MemoryModel memory);
 
 // The catalog's targets: the clean pool (must pass) and every mutant some

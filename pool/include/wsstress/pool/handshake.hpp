@@ -1,7 +1,7 @@
 // The sleep handshake's two halves as free functions over its pieces (a
 // Sleep, the waiting worker's CoreLatch, the job queues), so that Registry and
 // WorkerThread, and the Relacy handshake models below the registry
-// (relacy/src/model_handshake.cpp), run one source.
+// (relacy/src/models/handshake.cpp), run one source.
 //
 // The worker half is registry.rs's `wait_until_cold` (the idle loop through
 // start_looking / no_work_found / sleep's five gates / work_found) and gate 5's

@@ -1,6 +1,6 @@
 // The Relacy models: what each one claims, which mutants it targets, and how
 // to run one (model x mutant x search) and get its verdict. The models
-// themselves live in src/, one file per model or family of models, each instantiating
+// themselves live in src/models/, one file per model or family of models, each instantiating
 // the pool's own templates over RelacyPlatform for the clean pool and for the
 // mutants it targets; they are linked into their own program, wsstress-relacy
 // (src/runner_main.cpp), which wsstress runs for every search. So the tool
@@ -8,7 +8,7 @@
 // and a search always runs in a process of its own.
 //
 // Two libraries: wsstress_relacy_client (client.cpp; in wsstress, through the
-// Relacy engine, matrix/src/relacy.cpp) asks the runner, and wsstress_relacy
+// Relacy engine, matrix/src/engines/relacy.cpp) asks the runner, and wsstress_relacy
 // (table.cpp and the models, each registering itself; in the runner and the
 // model tests) answers.
 #pragma once
@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "wsstress/core/registry.hpp"
 #include "wsstress/core/result.hpp"
 
 namespace wsstress::relacy {
@@ -148,9 +149,12 @@ struct ModelDecl {
   ModelFn clean;                       // the model on the clean pool, which must pass
   std::vector<MutantEntry> mutants;    // the catalog mutants it targets, in the order they run
 };
-// Adds `m` to the table; called before main by WSSTRESS_REGISTER_MODEL. Two
-// models of one name or one rank end the program (a build mistake).
-bool add_model(const ModelDecl& m);
+// How the registry reads a model's name and rank (core/registry.hpp).
+inline const char* registry_name(const ModelDecl& m) noexcept { return m.name; }
+inline int registry_rank(const ModelDecl& m) noexcept { return m.rank; }
+// The registry the model files add their declarations to (WSSTRESS_REGISTER_MODEL);
+// two models of one name or one rank end the program (a build mistake).
+core::Registry<ModelDecl>& model_registry();
 
 // Every (model, mutant) instantiation, by rank, each model's clean pool first.
 const std::vector<ModelEntry>& model_table();
@@ -161,12 +165,8 @@ RawResult run_entry_here(const std::string& model, const std::string& mutant, co
 
 }  // namespace wsstress::relacy
 
-// Registers a model from its own file: `var` is a unique name in that file,
-// the rest a ModelDecl's initializer. The file must be linked as an object
-// (wsstress_relacy is an OBJECT library), not pulled from a static archive,
-// where nothing would refer to it.
-#define WSSTRESS_REGISTER_MODEL(var, ...)                                                  \
-  namespace {                                                                              \
-  const ::wsstress::relacy::ModelDecl var = __VA_ARGS__;                                   \
-  [[maybe_unused]] const bool var##_registered = ::wsstress::relacy::add_model(var);       \
-  }
+// Registers a model from its own file (src/models/): `var` is a name unique
+// in the model files, the rest a ModelDecl's initializer (WSSTRESS_REGISTER,
+// core/registry.hpp).
+#define WSSTRESS_REGISTER_MODEL(var, ...) \
+  WSSTRESS_REGISTER(::wsstress::relacy::model_registry(), ::wsstress::relacy::ModelDecl, var, __VA_ARGS__)

@@ -1,11 +1,13 @@
 // The simulator's strategies by name, and the one registry of them (issue
-// #40). A strategy is one file under stress/src/sim/strategies/ that defines
-// its Strategy class (sim/src/strategy.hpp) and registers itself with
+// #40). A strategy is one file under sim/src/strategies/ that defines its
+// Strategy class (sim/src/strategy.hpp) and registers itself with
 // WSSTRESS_REGISTER_STRATEGY: its name as the CLI and reproducers spell it,
 // its place and one line in `wsstress sim --strategy`'s help, and its
 // factory. parse_strategy, the names in reports, --strategy's values, help
 // and completion, and the scheduler's choice of a Strategy all read the
-// registry, so adding a strategy is adding a file (the build globs the folder).
+// registry (a core::Registry, core/registry.hpp, as the matrix's engines and
+// the Relacy models are), so adding a strategy is adding a file: the build
+// links every file of the folder (sim/CMakeLists.txt).
 #pragma once
 
 #include <memory>
@@ -14,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "wsstress/core/registry.hpp"
 #include "wsstress/pool/platform/splitmix64.hpp"
 
 namespace wsstress::sim {
@@ -76,10 +79,13 @@ std::optional<StrategyKind> parse_strategy(std::string_view word) noexcept;
 // "" if parse_strategy takes `word`, else why not in one line, for the CLI's
 // errors: an unknown name lists --strategy's names; a bad spec says what is wrong.
 std::string strategy_error(std::string_view word);
-// Adds `e`; called before main by WSSTRESS_REGISTER_STRATEGY. Two strategies
-// of one name end the program (a build mistake).
-bool add_strategy(const StrategyEntry& e);
-// Every registered strategy, by rank (then name); the entry of one (nullptr:
+// How the registry reads an entry's name and rank (core/registry.hpp).
+inline const char* registry_name(const StrategyEntry& e) noexcept { return e.kind.name(); }
+inline int registry_rank(const StrategyEntry& e) noexcept { return e.rank; }
+// The registry the strategy files add their entries to (WSSTRESS_REGISTER_STRATEGY);
+// two strategies of one name or one rank end the program (a build mistake).
+core::Registry<StrategyEntry>& strategy_registry();
+// Every registered strategy, by rank; the entry of one (nullptr:
 // none; a spec's is its entry's).
 const std::vector<const StrategyEntry*>& all_strategies();
 const StrategyEntry* find_strategy(StrategyKind s) noexcept;
@@ -91,12 +97,7 @@ std::string strategy_help();
 }  // namespace wsstress::sim
 
 // Registers a strategy from its own file: `var` is a name unique in the
-// program's strategy files (unity builds merge files), the rest a
-// StrategyEntry's initializer. The entry lives for the program. The strategy
-// files are linked whole (stress/CMakeLists.txt), so that none is dropped
-// from the static archive for want of a reference.
-#define WSSTRESS_REGISTER_STRATEGY(var, ...)                                         \
-  namespace {                                                                         \
-  const ::wsstress::sim::StrategyEntry var = __VA_ARGS__;                            \
-  [[maybe_unused]] const bool var##_registered = ::wsstress::sim::add_strategy(var); \
-  }
+// program's strategy files, the rest a StrategyEntry's initializer
+// (WSSTRESS_REGISTER, core/registry.hpp).
+#define WSSTRESS_REGISTER_STRATEGY(var, ...) \
+  WSSTRESS_REGISTER(::wsstress::sim::strategy_registry(), ::wsstress::sim::StrategyEntry, var, __VA_ARGS__)

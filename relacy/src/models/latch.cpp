@@ -3,7 +3,7 @@
 // b, the joining worker waits on b's SpinLatch (CoreLatch underneath): it
 // turns sleepy, falls asleep and sleeps, while the thief runs b and sets the
 // latch, which must wake it. Claim: the join returns both results.
-#include "harness.hpp"
+#include "../harness.hpp"
 #include "wsstress/pool/join.hpp"
 
 namespace wsstress::relacy {

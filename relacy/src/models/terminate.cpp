@@ -3,7 +3,7 @@
 // terminate() sets the worker's terminate latch and must wake it if it is
 // already asleep, or the worker's sleep() gates must see the latch. Claim:
 // the worker exits (Relacy reports a deadlock if it sleeps forever).
-#include "harness.hpp"
+#include "../harness.hpp"
 
 namespace wsstress::relacy {
 namespace {

@@ -4,7 +4,7 @@
 // one-bit JEC the two injections roll the counter back to the value a sleepy
 // worker read. Claim: both installs return (the jobs ran) and every worker
 // exits after the pool is dropped: nobody sleeps through a job.
-#include "harness.hpp"
+#include "../harness.hpp"
 
 namespace wsstress::relacy {
 namespace {

@@ -8,7 +8,7 @@
 // `back` after the slot (deque_push_relaxed), the thief may take the slot
 // before the job is in it, and the job is lost. Claim: each job is taken
 // exactly once (the owner pops until empty, so none may be left).
-#include "harness.hpp"
+#include "../harness.hpp"
 
 namespace wsstress::relacy {
 namespace {

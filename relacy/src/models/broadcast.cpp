@@ -3,7 +3,7 @@
 // broadcast queue; a sleepy worker must see it at gate 5 (its final check
 // looks at the injector and at its broadcast queue) or be woken for it.
 // Claim: broadcast returns one result per worker, in index order.
-#include "harness.hpp"
+#include "../harness.hpp"
 
 namespace wsstress::relacy {
 namespace {

@@ -18,7 +18,7 @@
 //                    owner while it idles in the pool's sleep gates, each
 //                    finished job decrementing and waking the owner
 //                    (set_and_tickle_one, as the ScopeLatch of rayon-core 1.10.1)
-#include "handshake_rig.hpp"
+#include "../handshake_rig.hpp"
 
 namespace wsstress::relacy {
 namespace {

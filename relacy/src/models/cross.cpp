@@ -5,7 +5,7 @@
 // through A's registry. Then both pools are dropped. Claim: the chain
 // returns, and nothing touches A's registry after the last reference to it
 // is gone (the platform's liveness stamps turn such a touch into a failure).
-#include "harness.hpp"
+#include "../harness.hpp"
 
 namespace wsstress::relacy {
 namespace {

@@ -13,7 +13,7 @@
 //                           announce can roll the one-bit JEC back
 //   handshake_broadcast (d) a broadcast job, which bumps no JEC
 //   handshake_terminate (e) the terminate latch
-#include "handshake_rig.hpp"
+#include "../handshake_rig.hpp"
 
 namespace wsstress::relacy {
 namespace {

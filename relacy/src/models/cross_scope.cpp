@@ -8,7 +8,7 @@
 // rayon-core 1.10.1's ScopeLatch::set notifies A's registry without holding
 // it, after the set that lets A's worker return and exit). The check of `ran`
 // also needs the job's decrement to publish its write (a Relaxed one does not).
-#include "harness.hpp"
+#include "../harness.hpp"
 
 namespace wsstress::relacy {
 namespace {
