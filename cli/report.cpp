@@ -1,6 +1,6 @@
 // Text and JSON renderings of every report the engines return (campaigns on
 // real threads, simulator campaigns, the mutant matrix). The JSON schemas
-// (wsstress.run/1, wsstress.sim/1, wsstress.mutants/2) are documented in the README.
+// (wsstress.run/2, wsstress.sim/1, wsstress.mutants/2) are documented in the README.
 #include "report.hpp"
 
 #include "wsstress/matrix/engine.hpp"
@@ -107,7 +107,7 @@ std::string run_report_json(const threads::CampaignReport& r) {
                         {"at_seconds", f.at_seconds}});
   }
   nlohmann::json j = {
-      {"schema", "wsstress.run/1"},
+      {"schema", "wsstress.run/2"},
       {"tool", "wsstress 0.1.0"},
       {"engine", "stress"},
       {"scenario", s.run.scenario},
@@ -117,7 +117,7 @@ std::string run_report_json(const threads::CampaignReport& r) {
         {"pools", s.run.pools},
         {"iterations", s.run.iterations},
         {"noise", s.run.noise},
-        {"timeout_s", s.run.hang_timeout_s},
+        {"hang_timeout_s", s.run.hang_timeout_s},
         {"max_seconds", s.max_seconds},
         {"repeat", s.repeat}}},
       {"seeds",
