@@ -12,6 +12,7 @@
 #include "commands.hpp"
 #include "wsstress/core/shown.hpp"
 #include "exit_codes.hpp"
+#include "version.hpp"
 #include "vocabulary.hpp"
 
 namespace {
@@ -65,7 +66,7 @@ int main(int argc, char** argv) {
                "128+N stopped by signal N.",
                "wsstress"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "wsstress 0.1.0");
+  app.set_version_flag("--version", kToolVersion);
   app.option_defaults()->always_capture_default();
   app.footer("Run `wsstress help SUBCOMMAND` (or `wsstress SUBCOMMAND --help`) for its options and examples.");
   const std::string self = self_path(argv[0]);

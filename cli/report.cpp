@@ -2,6 +2,7 @@
 // real threads, simulator campaigns, the mutant matrix). The JSON schemas
 // (wsstress.run/2, wsstress.sim/1, wsstress.mutants/2) are documented in the README.
 #include "report.hpp"
+#include "version.hpp"
 
 #include "wsstress/matrix/engine.hpp"
 #include "wsstress/core/run_flags.hpp"
@@ -108,7 +109,7 @@ std::string run_report_json(const threads::CampaignReport& r) {
   }
   nlohmann::json j = {
       {"schema", "wsstress.run/2"},
-      {"tool", "wsstress 0.1.0"},
+      {"tool", kToolVersion},
       {"engine", "stress"},
       {"scenario", s.run.scenario},
       {"mutant", s.run.mutant},
@@ -260,7 +261,7 @@ std::string matrix_json(const std::vector<matrix::MatrixReport>& per_engine) {
   for (const auto& m : per_engine) stopped = stopped != 0 ? stopped : m.stopped_by_signal;
   nlohmann::json j = {{"schema", "wsstress.mutants/2"},
                       {"stopped_by", stop_json(stopped)},
-                      {"tool", "wsstress 0.1.0"},
+                      {"tool", kToolVersion},
                       {"engines", engines},
                       {"budget_s", s.budget_s},
                       {"hang_timeout_s", s.hang_timeout_s},
@@ -368,7 +369,7 @@ std::string sim_report_json(const sim::SimCampaignReport& rep, const std::vector
   }
   nlohmann::json j = {
       {"schema", "wsstress.sim/1"},
-      {"tool", "wsstress 0.1.0"},
+      {"tool", kToolVersion},
       {"engine", std::string("sim-") + sim::memory_name(cfg.memory)},
       {"scenario", b.run.scenario},
       {"mutant", b.run.mutant},
