@@ -1,6 +1,6 @@
 // Text and JSON renderings of every report the engines return (campaigns on
 // real threads, simulator campaigns, the mutant matrix). The JSON schemas
-// (wsstress.run/2, wsstress.sim/1, wsstress.mutants/2) are documented in the README.
+// (wsstress.run/2, wsstress.sim/1, wsstress.mutants/3) are documented in the README.
 #include "report.hpp"
 #include "version.hpp"
 
@@ -110,7 +110,7 @@ std::string run_report_json(const threads::CampaignReport& r) {
   nlohmann::json j = {
       {"schema", "wsstress.run/2"},
       {"tool", kToolVersion},
-      {"engine", "stress"},
+      {"engine", "threads"},
       {"scenario", s.run.scenario},
       {"mutant", s.run.mutant},
       {"params",
@@ -259,7 +259,7 @@ std::string matrix_json(const std::vector<matrix::MatrixReport>& per_engine) {
   const auto& s = per_engine.empty() ? matrix::MatrixSpec{} : per_engine.front().spec;
   int stopped = 0;
   for (const auto& m : per_engine) stopped = stopped != 0 ? stopped : m.stopped_by_signal;
-  nlohmann::json j = {{"schema", "wsstress.mutants/2"},
+  nlohmann::json j = {{"schema", "wsstress.mutants/3"},
                       {"stopped_by", stop_json(stopped)},
                       {"tool", kToolVersion},
                       {"engines", engines},

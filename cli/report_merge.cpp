@@ -40,16 +40,39 @@ struct Shard {
   json doc;
 };
 
+// The real-thread engine's name before wsstress.run/2 and wsstress.mutants/3.
+constexpr const char* kOldThreadsEngine = "stress";
+
 // A report of an older schema in its current one's spelling. Before 1.0 a
-// renamed key bumps the schema, and this is the one place that still reads
-// the old spelling (docs/design/versioning.md).
+// renamed key or engine bumps the schema, and this is the one place that
+// still reads the old spelling (docs/design/versioning.md).
 void upgrade(json& doc) {
-  if (doc.value("schema", json()) == "wsstress.run/1") {  // params.timeout_s is params.hang_timeout_s
+  const json schema = doc.value("schema", json());
+  if (schema == "wsstress.run/1") {  // params.timeout_s is params.hang_timeout_s; engine stress is threads
     doc["schema"] = "wsstress.run/2";
     json& params = doc["params"];
     if (params.is_object() && params.contains("timeout_s")) {
-      params["hang_timeout_s"] = params["timeout_s"];
+      json value = std::move(params["timeout_s"]);
       params.erase("timeout_s");
+      params["hang_timeout_s"] = std::move(value);
+    }
+    if (doc.value("engine", json()) == kOldThreadsEngine) doc["engine"] = "threads";
+  } else if (schema == "wsstress.mutants/2") {  // the engine stress is threads
+    doc["schema"] = "wsstress.mutants/3";
+    if (doc.contains("engines") && doc["engines"].is_array()) {
+      for (json& e : doc["engines"]) {
+        if (e == kOldThreadsEngine) e = "threads";
+      }
+    }
+    if (!doc.contains("rows") || !doc["rows"].is_array()) return;
+    for (json& row : doc["rows"]) {
+      if (!row.is_object() || !row.contains("results")) continue;
+      json& results = row["results"];
+      if (results.is_object() && results.contains(kOldThreadsEngine)) {
+        json cell = std::move(results[kOldThreadsEngine]);
+        results.erase(kOldThreadsEngine);
+        results["threads"] = std::move(cell);
+      }
     }
   }
 }
@@ -133,11 +156,11 @@ void check_shards(const std::vector<Shard>& shards) {
                        schema + " one");
     }
   }
-  if (schema == "wsstress.mutants/2") return;  // parts of a matrix: merge_matrix checks its cells
+  if (schema == "wsstress.mutants/3") return;  // parts of a matrix: merge_matrix checks its cells
   if (schema != "wsstress.run/2" && schema != "wsstress.sim/1") {
     throw MergeError(shards.front().path + ": schema '" + schema +
                      "' has nothing to merge (report merge takes wsstress.run/2 (and /1), wsstress.sim/1 and "
-                     "wsstress.mutants/2 reports)");
+                     "wsstress.mutants/3 (and /2) reports)");
   }
   const json identity = campaign_identity(first);
   std::uint64_t count = 0;
@@ -369,7 +392,7 @@ int merge_command(const MergeOptions& o) {
   const std::string header = "report merge: " + std::to_string(shards.size()) + " shard(s) of one " +
                              shards.front().doc.at("schema").get<std::string>() +
                              " campaign (times are the shards' summed)\n";
-  if (shards.front().doc.at("schema") == "wsstress.mutants/2") {
+  if (shards.front().doc.at("schema") == "wsstress.mutants/3") {
     int stopped = 0;
     const std::vector<matrix::MatrixReport> reports = merge_matrix(shards, stopped);
     const int code = matrix_exit_code(reports, stopped);
@@ -404,7 +427,8 @@ Subcommand add_report(CLI::App& parent) {
                "code of the whole");
   auto o = std::make_shared<MergeOptions>();
   merge->add_option("reports", o->paths,
-                    "the JSON reports (wsstress.run/2, wsstress.sim/1, wsstress.mutants/2; and the older wsstress.run/1)")
+                    "the JSON reports (wsstress.run/2, wsstress.sim/1, wsstress.mutants/3; and the older wsstress.run/1 "
+                    "and wsstress.mutants/2)")
       ->required()
       ->check(CLI::ExistingFile);
   add_json(merge, o->json_path, "write the merged report as JSON (the current version of the shards' schema)");
