@@ -12,7 +12,8 @@
 #include "commands.hpp"
 #include "wsstress/core/shown.hpp"
 #include "exit_codes.hpp"
-#include "vocabulary.hpp"
+#include "subcommands.hpp"
+#include "version.hpp"
 
 namespace {
 
@@ -65,7 +66,7 @@ int main(int argc, char** argv) {
                "128+N stopped by signal N.",
                "wsstress"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "wsstress 0.1.0");
+  app.set_version_flag("--version", kToolVersion);
   app.option_defaults()->always_capture_default();
   app.footer("Run `wsstress help SUBCOMMAND` (or `wsstress SUBCOMMAND --help`) for its options and examples.");
   const std::string self = self_path(argv[0]);
@@ -73,12 +74,9 @@ int main(int argc, char** argv) {
                                             add_replay(app),        add_fuzz(app, self), add_relacy(app),
                                             add_mutants(app, self), add_oracle(app), add_report(app), add_scoreboard(app),
                                             add_help(app),          add_generate(app)};
-  const std::vector<std::string> args = modern_arguments(argc, argv);
-  if (auto bad = unknown_subcommand(app, args)) return usage_error(*bad);
-  std::vector<const char*> ptrs;
-  for (const std::string& a : args) ptrs.push_back(a.c_str());
+  if (auto bad = unknown_subcommand(app, std::vector<std::string>(argv, argv + argc))) return usage_error(*bad);
   try {
-    app.parse(static_cast<int>(ptrs.size()), ptrs.data());
+    app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

@@ -141,12 +141,12 @@ void add_check_options(CLI::App* cmd, CheckOptions& o) {
   o.matrix.base.noise = 2;
   // The table's rows for the matrix's base run; its hang timeout is the matrix's own (above).
   add_run_flags(cmd, o.matrix.base, core::kMatrixCommand, {}, {"--hang-timeout"});
-  add_json(cmd, o.json_path, "write the matrix as JSON (schema wsstress.mutants/2)");
+  add_json(cmd, o.json_path, "write the matrix as JSON (schema wsstress.mutants/3)");
   cmd->add_option("--html", o.html_path, "write the matrix as one self-contained HTML table, coloured by outcome")
       ->check(output_path());
   cmd->footer(
       "Examples:\n"
-      "  wsstress mutants check --engine stress,sim-sc,sim-tso,relacy --max-seconds 10\n"
+      "  wsstress mutants check --engine threads,sim-sc,sim-tso,relacy --max-seconds 10\n"
       "  wsstress mutants check --only no_sleep_fence,latch_set_no_wake --engine sim-tso -o matrix.json");
 }
 

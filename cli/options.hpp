@@ -56,7 +56,7 @@ struct Completion {
 const Completion* completion_of(const CLI::Option* opt);
 
 // The options every subcommand spells the same way (issue #17's one
-// vocabulary; old spellings in vocabulary.hpp). Each returns the option.
+// vocabulary). Each returns the option.
 inline constexpr std::size_t kMaxThreads = 64;  // one range for every engine (the simulator's limit)
 CLI::Option* add_threads(CLI::App* cmd, std::size_t& threads, std::size_t lo = 1, const char* what = "worker threads per pool");
 CLI::Option* add_max_seconds(CLI::App* cmd, double& seconds, const std::string& what, double lo = 0, double hi = 1e9);

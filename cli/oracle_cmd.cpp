@@ -32,7 +32,7 @@ namespace {
 struct OracleOptions {
   std::vector<std::string> inputs, corpora;
   SeedOptions seeds;
-  double hang_timeout_s = 10;
+  double hang_timeout_s = core::default_hang_timeout(core::kOracleCommand);
   std::string mutant = "none";
   std::string out_dir = ".";
   bool keep_going = false, quiet = false, child_per_program = false;
@@ -248,8 +248,8 @@ void add_options(CLI::App* cmd, OracleOptions& o) {
   cmd->add_option("--input", o.inputs, "a program file (what `run --scenario program --input` takes); repeatable");
   cmd->add_option("--corpus", o.corpora, "every file of this folder is a program (e.g. fuzz/corpus/program); repeatable");
   o.seeds.add_to(cmd);
-  cmd->add_option("--hang-timeout", o.hang_timeout_s, "seconds either side may take on one program before it is a hang")
-      ->check(finite_range(0.1, 86400));
+  add_table_option(cmd, "--hang-timeout", core::kOracleCommand, o.hang_timeout_s)
+      ->description("seconds either side may take on one program before it is a hang");
   one_of(cmd->add_option("--mutant", o.mutant, "run the port with this catalog mutant (`wsstress mutants list`); "
                                                "one that crashes the pool ends the run"),
          mutant_names());

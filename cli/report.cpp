@@ -1,7 +1,8 @@
 // Text and JSON renderings of every report the engines return (campaigns on
 // real threads, simulator campaigns, the mutant matrix). The JSON schemas
-// (wsstress.run/1, wsstress.sim/1, wsstress.mutants/2) are documented in the README.
+// (wsstress.run/2, wsstress.sim/1, wsstress.mutants/3) are documented in the README.
 #include "report.hpp"
+#include "version.hpp"
 
 #include "wsstress/matrix/engine.hpp"
 #include "wsstress/core/run_flags.hpp"
@@ -107,9 +108,9 @@ std::string run_report_json(const threads::CampaignReport& r) {
                         {"at_seconds", f.at_seconds}});
   }
   nlohmann::json j = {
-      {"schema", "wsstress.run/1"},
-      {"tool", "wsstress 0.1.0"},
-      {"engine", "stress"},
+      {"schema", "wsstress.run/2"},
+      {"tool", kToolVersion},
+      {"engine", "threads"},
       {"scenario", s.run.scenario},
       {"mutant", s.run.mutant},
       {"params",
@@ -117,7 +118,7 @@ std::string run_report_json(const threads::CampaignReport& r) {
         {"pools", s.run.pools},
         {"iterations", s.run.iterations},
         {"noise", s.run.noise},
-        {"timeout_s", s.run.hang_timeout_s},
+        {"hang_timeout_s", s.run.hang_timeout_s},
         {"max_seconds", s.max_seconds},
         {"repeat", s.repeat}}},
       {"seeds",
@@ -258,9 +259,9 @@ std::string matrix_json(const std::vector<matrix::MatrixReport>& per_engine) {
   const auto& s = per_engine.empty() ? matrix::MatrixSpec{} : per_engine.front().spec;
   int stopped = 0;
   for (const auto& m : per_engine) stopped = stopped != 0 ? stopped : m.stopped_by_signal;
-  nlohmann::json j = {{"schema", "wsstress.mutants/2"},
+  nlohmann::json j = {{"schema", "wsstress.mutants/3"},
                       {"stopped_by", stop_json(stopped)},
-                      {"tool", "wsstress 0.1.0"},
+                      {"tool", kToolVersion},
                       {"engines", engines},
                       {"budget_s", s.budget_s},
                       {"hang_timeout_s", s.hang_timeout_s},
@@ -368,7 +369,7 @@ std::string sim_report_json(const sim::SimCampaignReport& rep, const std::vector
   }
   nlohmann::json j = {
       {"schema", "wsstress.sim/1"},
-      {"tool", "wsstress 0.1.0"},
+      {"tool", kToolVersion},
       {"engine", std::string("sim-") + sim::memory_name(cfg.memory)},
       {"scenario", b.run.scenario},
       {"mutant", b.run.mutant},

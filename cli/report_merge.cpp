@@ -40,6 +40,43 @@ struct Shard {
   json doc;
 };
 
+// The real-thread engine's name before wsstress.run/2 and wsstress.mutants/3.
+constexpr const char* kOldThreadsEngine = "stress";
+
+// A report of an older schema in its current one's spelling. Before 1.0 a
+// renamed key or engine bumps the schema, and this is the one place that
+// still reads the old spelling (docs/design/versioning.md).
+void upgrade(json& doc) {
+  const json schema = doc.value("schema", json());
+  if (schema == "wsstress.run/1") {  // params.timeout_s is params.hang_timeout_s; engine stress is threads
+    doc["schema"] = "wsstress.run/2";
+    json& params = doc["params"];
+    if (params.is_object() && params.contains("timeout_s")) {
+      json value = std::move(params["timeout_s"]);
+      params.erase("timeout_s");
+      params["hang_timeout_s"] = std::move(value);
+    }
+    if (doc.value("engine", json()) == kOldThreadsEngine) doc["engine"] = "threads";
+  } else if (schema == "wsstress.mutants/2") {  // the engine stress is threads
+    doc["schema"] = "wsstress.mutants/3";
+    if (doc.contains("engines") && doc["engines"].is_array()) {
+      for (json& e : doc["engines"]) {
+        if (e == kOldThreadsEngine) e = "threads";
+      }
+    }
+    if (!doc.contains("rows") || !doc["rows"].is_array()) return;
+    for (json& row : doc["rows"]) {
+      if (!row.is_object() || !row.contains("results")) continue;
+      json& results = row["results"];
+      if (results.is_object() && results.contains(kOldThreadsEngine)) {
+        json cell = std::move(results[kOldThreadsEngine]);
+        results.erase(kOldThreadsEngine);
+        results["threads"] = std::move(cell);
+      }
+    }
+  }
+}
+
 Shard read_shard(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw MergeError(path + ": cannot read");
@@ -47,6 +84,7 @@ Shard read_shard(const std::string& path) {
   text << in.rdbuf();
   Shard s{path, json::parse(text.str(), nullptr, /*allow_exceptions=*/false)};
   if (s.doc.is_discarded() || !s.doc.is_object()) throw MergeError(path + ": not a JSON report");
+  upgrade(s.doc);
   return s;
 }
 
@@ -118,11 +156,11 @@ void check_shards(const std::vector<Shard>& shards) {
                        schema + " one");
     }
   }
-  if (schema == "wsstress.mutants/2") return;  // parts of a matrix: merge_matrix checks its cells
-  if (schema != "wsstress.run/1" && schema != "wsstress.sim/1") {
+  if (schema == "wsstress.mutants/3") return;  // parts of a matrix: merge_matrix checks its cells
+  if (schema != "wsstress.run/2" && schema != "wsstress.sim/1") {
     throw MergeError(shards.front().path + ": schema '" + schema +
-                     "' has nothing to merge (report merge takes wsstress.run/1, wsstress.sim/1 and "
-                     "wsstress.mutants/2 reports)");
+                     "' has nothing to merge (report merge takes wsstress.run/2 (and /1), wsstress.sim/1 and "
+                     "wsstress.mutants/3 (and /2) reports)");
   }
   const json identity = campaign_identity(first);
   std::uint64_t count = 0;
@@ -159,7 +197,7 @@ core::CampaignSpec base_spec(const json& j) {
   s.run.pools = p.at("pools").get<std::size_t>();
   s.run.iterations = p.at("iterations").get<std::size_t>();
   s.run.noise = p.value("noise", 0);
-  s.run.hang_timeout_s = p.value("timeout_s", s.run.hang_timeout_s);
+  s.run.hang_timeout_s = p.value("hang_timeout_s", s.run.hang_timeout_s);
   s.max_seconds = p.value("max_seconds", 0.0);
   s.repeat = p.value("repeat", std::uint64_t{1});
   s.seeds = {j.at("seeds").at("from").get<std::uint64_t>(), j.at("seeds").at("to").get<std::uint64_t>()};
@@ -354,7 +392,7 @@ int merge_command(const MergeOptions& o) {
   const std::string header = "report merge: " + std::to_string(shards.size()) + " shard(s) of one " +
                              shards.front().doc.at("schema").get<std::string>() +
                              " campaign (times are the shards' summed)\n";
-  if (shards.front().doc.at("schema") == "wsstress.mutants/2") {
+  if (shards.front().doc.at("schema") == "wsstress.mutants/3") {
     int stopped = 0;
     const std::vector<matrix::MatrixReport> reports = merge_matrix(shards, stopped);
     const int code = matrix_exit_code(reports, stopped);
@@ -363,7 +401,7 @@ int merge_command(const MergeOptions& o) {
     std::fwrite(out.data(), 1, out.size(), text_out());
     return o.json_path.empty() ? code : write_report("--json", o.json_path, matrix_json(reports), code);
   }
-  if (shards.front().doc.at("schema") == "wsstress.run/1") {
+  if (shards.front().doc.at("schema") == "wsstress.run/2") {
     const threads::CampaignReport r = merge_run(shards);
     return print(header, run_report_text(r, true), o, run_report_json(r), verdict_of(r));
   }
@@ -388,10 +426,12 @@ Subcommand add_report(CLI::App& parent) {
                "one `mutants check` matrix (split by --engine or --only), into one report with the verdict and exit "
                "code of the whole");
   auto o = std::make_shared<MergeOptions>();
-  merge->add_option("reports", o->paths, "the JSON reports (wsstress.run/1, wsstress.sim/1, wsstress.mutants/2)")
+  merge->add_option("reports", o->paths,
+                    "the JSON reports (wsstress.run/2, wsstress.sim/1, wsstress.mutants/3; and the older wsstress.run/1 "
+                    "and wsstress.mutants/2)")
       ->required()
       ->check(CLI::ExistingFile);
-  add_json(merge, o->json_path, "write the merged report as JSON (the shards' schema)");
+  add_json(merge, o->json_path, "write the merged report as JSON (the current version of the shards' schema)");
   merge->add_flag("-q,--quiet", o->quiet, "print the verdict line only");
   merge->footer(
       "Example:\n"

@@ -82,7 +82,7 @@ void add_options(CLI::App* cmd, RunOptions& o) {
       });
   o.scenario_opt = flags.at("--scenario");
   o.input_opt = flags.at("--input");
-  add_json(cmd, o.json_path, "write the report as JSON (schema wsstress.run/1)");
+  add_json(cmd, o.json_path, "write the report as JSON (schema wsstress.run/2)");
   add_max_seconds(cmd, o.campaign.max_seconds, "stop the sweep after this long (0: no limit)");
   cmd->add_option("--repeat", o.campaign.repeat,
                   "run each seed this many times (on real threads a seed fixes the program and the noise, "

@@ -27,7 +27,7 @@ struct SmokeOptions {
   std::size_t threads = 0;
   int fib = 25;
   int rounds = 5;
-  double hang_timeout_s = 60;
+  double hang_timeout_s = core::default_hang_timeout(core::kSmokeCommand);
 };
 
 std::uint64_t fib_seq(int n) { return n < 2 ? n : fib_seq(n - 1) + fib_seq(n - 2); }

@@ -30,6 +30,7 @@ inline GivenFlags target_options(int* argc, char*** argv, const char* target, un
     if (ours) args.push_back(a);
     if (a == "-ignore_remaining_args=1") ours = true;
   }
+  if (core::run_flag("--hang-timeout").taken_by(taker)) spec.hang_timeout_s = core::default_hang_timeout(taker);
   auto given = core::parse_run_flags(args, taker, spec);
   if (!given) {
     std::fprintf(stderr, "%s: %s\n", target, given.error().c_str());

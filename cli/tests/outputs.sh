@@ -12,7 +12,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 ln -s "$dir/target.json" "$dir/link.json"
 "$ws" run --seeds 0..0 --quiet --json "$dir/link.json" >/dev/null || fail "run with a symlinked --json"
 [ -L "$dir/link.json" ] || fail "the symlink was replaced by a regular file"
-grep -q '"schema": "wsstress.run/1"' "$dir/target.json" || fail "the symlink's target has no report"
+grep -q '"schema": "wsstress.run/2"' "$dir/target.json" || fail "the symlink's target has no report"
 
 # A FIFO is written in place (a reader gets the report), never renamed over.
 mkfifo "$dir/fifo"
@@ -20,7 +20,7 @@ cat "$dir/fifo" > "$dir/from_fifo" &
 "$ws" run --seeds 0..0 --quiet --json "$dir/fifo" >/dev/null || fail "run with a FIFO --json"
 wait
 [ -p "$dir/fifo" ] || fail "the FIFO was replaced"
-grep -q '"schema": "wsstress.run/1"' "$dir/from_fifo" || fail "the FIFO's reader got no report"
+grep -q '"schema": "wsstress.run/2"' "$dir/from_fifo" || fail "the FIFO's reader got no report"
 
 # "-": the JSON alone on stdout, the text report on stderr.
 "$ws" sim --seeds 0..1 --json - 2>"$dir/err" >"$dir/out" || fail "sim --json -"

@@ -61,7 +61,7 @@ expect_refusal() {
 }
 expect_refusal "shard(s) 3/4 missing" sim0.json sim1.json sim2.json
 expect_refusal "shard 1/4 appears twice" sim0.json sim1.json sim1.json sim2.json sim3.json
-expect_refusal "run1.json is a wsstress.run/1 report, sim0.json a wsstress.sim/1 one" sim0.json run1.json
+expect_refusal "run1.json is a wsstress.run/2 report, sim0.json a wsstress.sim/1 one" sim0.json run1.json
 "$ws" sim --scenario join --seeds 0..39 --shard 1/4 --json other.json --quiet >/dev/null
 expect_refusal "mutant differs" sim0.json other.json sim2.json sim3.json
 echo '{' >broken.json

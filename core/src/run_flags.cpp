@@ -61,8 +61,13 @@ std::vector<RunFlag> make_table() {
       {.names = "--hang-timeout", .kind = K::Decimal, .lo = 0.1, .hi = 3600,
        .help = "seconds without progress that make a hang", .field = &RunSpec::hang_timeout_s,
        .takers = kRunCommand | kMatrixCommand | kFuzzCommand | kTsanRunner | kProgramFuzzer | kSmokeCommand |
-                 kOracleFuzzer,
-       .wide_takers = kRunCommand | kTsanRunner | kSmokeCommand, .wide_hi = 86400},
+                 kOracleFuzzer | kOracleCommand,
+       .wide_takers = kRunCommand | kTsanRunner | kSmokeCommand | kOracleCommand, .wide_hi = 86400,
+       // Its defaults, the one table of them (issue #55): a matrix row's 2 s
+       // also feeds the row's backstop; smoke's 60 s is for a whole step.
+       .defaults = {{kMatrixCommand, 2},
+                    {kSmokeCommand, 60},
+                    {kRunCommand | kFuzzCommand | kTsanRunner | kProgramFuzzer | kOracleFuzzer | kOracleCommand, 10}}},
       {.names = "--mutant", .help = "put a historical bug back (the names: `wsstress mutants list`)",
        .field = &RunSpec::mutant,
        .takers =
@@ -128,6 +133,15 @@ const RunFlag& run_flag(std::string_view long_name) {
   }
   std::fprintf(stderr, "wsstress: internal error: no flag %.*s in the table\n", static_cast<int>(long_name.size()),
                long_name.data());
+  std::abort();
+}
+
+double default_hang_timeout(unsigned taker) {
+  static const RunFlag& row = run_flag("--hang-timeout");
+  for (const TakerDefault& d : row.defaults) {
+    if ((d.takers & taker) != 0) return d.value;
+  }
+  std::fprintf(stderr, "wsstress: internal error: no --hang-timeout default for taker %#x\n", taker);
   std::abort();
 }
 

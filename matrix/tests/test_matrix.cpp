@@ -46,11 +46,11 @@ TEST(Registry, HoldsThisLibrarysEnginesOnceEachInRankOrder) {
     EXPECT_EQ(find_engine(all[i]->name()), all[i]);
   }
   // The real-thread engine first: `mutants check`'s default column.
-  EXPECT_EQ(all.front()->name(), "stress");
+  EXPECT_EQ(all.front()->name(), "threads");
   EXPECT_EQ(find_engine("no-such-engine"), nullptr);
   // Every engine lives in this library (issue #40): the Relacy and fuzz
   // columns too, not beside their subcommands in cli/.
-  for (const char* name : {"stress", "sim-sc", "sim-tso", "sim-cpp", "tsan", "relacy", "fuzz-program", "fuzz-schedule"}) {
+  for (const char* name : {"threads", "sim-sc", "sim-tso", "sim-cpp", "tsan", "relacy", "fuzz-program", "fuzz-schedule"}) {
     EXPECT_NE(find_engine(name), nullptr) << name;
   }
 }
@@ -69,7 +69,7 @@ TEST(Expectations, HarmlessMutantsPassEveryEngine) {
         EXPECT_FALSE(e->note(m).empty()) << e->name() << " " << m.name;
       }
     }
-    EXPECT_EQ(find_engine("stress")->expect(m) == Expect::Pass, m.harmless()) << m.name;
+    EXPECT_EQ(find_engine("threads")->expect(m) == Expect::Pass, m.harmless()) << m.name;
     const Expect relacy = relacy_expect(m.id);
     if (m.harmless()) {
       EXPECT_TRUE(relacy == Expect::Pass || relacy == Expect::Cannot) << m.name;

@@ -15,7 +15,7 @@ core::RunSpec program_input_spec(const std::uint8_t* data, std::size_t size, con
   spec.mutant = mutant;
   spec.iterations = 1;
   spec.noise = 1;
-  spec.hang_timeout_s = 10;
+  spec.hang_timeout_s = core::default_hang_timeout(core::kProgramFuzzer);
   // An empty input still names a program: the smallest one.
   spec.input = size == 0 ? std::string(1, '\0') : std::string(reinterpret_cast<const char*>(data), size);
   return spec;

@@ -324,6 +324,25 @@ TEST(RunFlags, WhatIsSpelledParsesBackToTheSameSpec) {
   }
 }
 
+// The hang timeout's defaults, one table in its row (issue #55): every taker
+// of the row has one, and RunSpec's is `run`'s.
+TEST(RunFlags, EveryTakerOfTheHangTimeoutHasItsDefaultInTheRow) {
+  using namespace wsstress::threads;
+  const RunFlag& row = run_flag("--hang-timeout");
+  for (unsigned taker = 1; taker != 0 && taker <= row.takers; taker <<= 1) {
+    if (!row.taken_by(taker)) continue;
+    unsigned given = 0;
+    for (const TakerDefault& d : row.defaults) given += (d.takers & taker) != 0 ? 1 : 0;
+    EXPECT_EQ(given, 1u) << "taker " << taker;
+    EXPECT_TRUE(check_flag_value(row, taker, std::to_string(default_hang_timeout(taker))).empty()) << taker;
+  }
+  EXPECT_EQ(default_hang_timeout(kRunCommand), 10);
+  EXPECT_EQ(default_hang_timeout(kMatrixCommand), 2);
+  EXPECT_EQ(default_hang_timeout(kSmokeCommand), 60);
+  EXPECT_EQ(default_hang_timeout(kOracleCommand), 10);
+  EXPECT_EQ(RunSpec{}.hang_timeout_s, default_hang_timeout(kRunCommand));
+}
+
 TEST(RunFlags, TheParserSaysWhichFlagAndWhy) {
   using namespace wsstress::threads;
   RunSpec s;

@@ -12,7 +12,7 @@ namespace {
 using threads::CampaignReport;
 
 // What real threads can do with each mutant, as measured in the README's
-// matrix (`mutants check --engine stress`), and why.
+// matrix (`mutants check --engine threads`), and why.
 struct RealThreadsRow {
   MutantId mutant;
   Expect expect;
@@ -115,7 +115,7 @@ EngineResult from_campaign(const CampaignReport& report) {
 
 class RealThreadsEngine final : public Engine {
  public:
-  std::string_view name() const override { return "stress"; }
+  std::string_view name() const override { return "threads"; }
   int rank() const override { return 10; }
 
   EngineResult run(const MatrixSpec& spec, const MutantInfo& m, const std::string&,

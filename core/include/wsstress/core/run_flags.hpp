@@ -1,6 +1,7 @@
 // The flags that shape a run, defined once (issue #40 item 3). Each row of
 // run_flags() names a flag, its kind and range, its help, the RunSpec field it
-// sets (whose initializer is its default) and who takes it. Everything else
+// sets (whose initializer is its default; the hang timeout's defaults differ
+// by taker and are the row's own) and who takes it. Everything else
 // reads the table: `wsstress`'s CLI11 options (cli/options.cpp, and through
 // them the man page and the completions), the one parser of the companions
 // (parse_run_flags: wsstress-tsan, the fuzz targets, which read their options
@@ -17,30 +18,24 @@
 #include <variant>
 #include <vector>
 
+#include "wsstress/core/flag_taker.hpp"
 #include "wsstress/core/result.hpp"
 #include "wsstress/core/scenario.hpp"
 #include "wsstress/core/sweep.hpp"
 
 namespace wsstress::core {
 
-// Who takes a flag: a subcommand of `wsstress` or a companion program.
-enum FlagTaker : unsigned {
-  kRunCommand = 1u << 0,      // wsstress run, and its replay lines
-  kSimCommand = 1u << 1,      // wsstress sim
-  kMatrixCommand = 1u << 2,   // wsstress mutants check: the matrix's base run
-  kFuzzCommand = 1u << 3,     // wsstress fuzz
-  kTsanRunner = 1u << 4,      // wsstress-tsan run
-  kProgramFuzzer = 1u << 5,   // fuzz/program_fuzzer
-  kScheduleFuzzer = 1u << 6,  // fuzz/schedule_fuzzer
-  kSmokeCommand = 1u << 7,    // wsstress smoke
-  kOracleFuzzer = 1u << 8,    // fuzz/oracle_fuzzer
-};
-
 enum class FlagKind {
   Word,     // one of words() (or any text when words is null)
   Whole,    // digits only, in [lo, hi]
   Decimal,  // a finite decimal number in [lo, hi]
   File,     // a file name
+};
+
+// A default that differs by taker: `value` for the takers in `takers`.
+struct TakerDefault {
+  unsigned takers = 0;  // FlagTaker bits
+  double value = 0;
 };
 
 // The RunSpec field a row sets; monostate: the taker binds it itself (the
@@ -66,6 +61,9 @@ struct RunFlag {
   // A wider range for some takers (a day-long hang timeout on `run`).
   unsigned wide_takers = 0;
   double wide_hi = 0;
+  // Defaults by taker, for a row whose default differs by command (the hang
+  // timeout: default_hang_timeout); empty: the bound variable's own.
+  std::vector<TakerDefault> defaults{};
 
   std::string_view long_name() const;                   // "--threads"
   double hi_for(unsigned taker) const { return (wide_takers & taker) != 0 ? wide_hi : hi; }

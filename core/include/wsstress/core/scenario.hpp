@@ -21,6 +21,7 @@
 #include "wsstress/pool/thread_pool.hpp"
 #include "wsstress/pool/platform/splitmix64.hpp"
 #include "wsstress/core/dump.hpp"
+#include "wsstress/core/flag_taker.hpp"
 
 namespace wsstress::core {
 
@@ -31,7 +32,7 @@ struct RunSpec {
   std::size_t pools = 2;       // pools a scenario may use (cross uses at least 2)
   std::size_t iterations = 20; // programs per seed
   int noise = 1;               // 0 = off .. 3 = heavy
-  double hang_timeout_s = 10;  // no progress for this long = a hang (--hang-timeout)
+  double hang_timeout_s = default_hang_timeout(kRunCommand);  // no progress for this long = a hang (--hang-timeout)
   std::string input;           // the `program` scenario: a program's bytes (empty: from the seed)
   std::string input_path;      // where `input` came from, for replay commands
 };

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "wsstress/core/flag_taker.hpp"
 #include "wsstress/core/result.hpp"
 
 namespace wsstress::matrix {
@@ -21,7 +22,8 @@ namespace wsstress::matrix {
 struct FuzzOptions {
   std::string target = "schedule";  // program | oracle | schedule | reads_from
   double time_s = 60;
-  double hang_timeout_s = 10;        // program_fuzzer's and oracle_fuzzer's watchdog
+  // program_fuzzer's and oracle_fuzzer's watchdog
+  double hang_timeout_s = core::default_hang_timeout(core::kFuzzCommand);
   unsigned jobs = 1;
   std::string mutant = "none";
   std::string scenario;              // schedule, reads_from: pin the scenario (empty: each input's byte 0 picks)

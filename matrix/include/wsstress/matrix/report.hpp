@@ -26,7 +26,7 @@ struct MatrixSpec {
   std::string self;              // this executable, which some engines start as a child
   std::size_t sim_iterations = 3;
   double budget_s = 60;          // per mutant
-  double hang_timeout_s = 2;     // no progress for this long in a child = a hang
+  double hang_timeout_s = default_hang_timeout(kMatrixCommand);  // no progress for this long in a child = a hang
   RunSpec base;                  // threads, pools, iterations, noise for every child
   std::vector<std::string> only; // empty: the whole catalog
   // Overrides of the catalog's expected failure kinds (`--expect-kind`), to
