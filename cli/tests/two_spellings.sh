@@ -18,7 +18,7 @@ refused() {
   rm -f n.json
   "$ws" "$@" >"$dir/log" 2>&1; rc=$?
   [ $rc -eq 2 ] || fail "exit $rc, not 2: $* ($(tail -3 "$dir/log"))"
-  grep -q "$names name the same file" "$dir/log" || fail "no refusal naming $names: $* ($(tail -3 "$dir/log"))"
+  grep -qF -- "$names name the same file" "$dir/log" || fail "no refusal naming $names: $* ($(tail -3 "$dir/log"))"
   [ -e n.json ] && fail "a refused command wrote n.json: $*"
   return 0
 }
