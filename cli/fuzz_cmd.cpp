@@ -344,6 +344,13 @@ Subcommand add_fuzz(CLI::App& parent, const std::string& self) {
     }
     if (o->reads_from && o->target != "schedule") return usage_error("--reads-from is for --target schedule");
     if (o->reads_from && !o->convert.empty()) return usage_error("--reads-from fuzzes; --convert converts: give one");
+    // A working folder that cannot be one is a bad command line, said before any work.
+    if (struct stat st {}; o->convert.empty() && ::stat(o->out_dir.c_str(), &st) == 0) {
+      if (!S_ISDIR(st.st_mode)) return usage_error("--out: " + shown(o->out_dir) + " is not a folder");
+      if (::access(o->out_dir.c_str(), W_OK | X_OK) != 0) {
+        return usage_error("--out: folder " + shown(o->out_dir) + " cannot be written (" + std::strerror(errno) + ")");
+      }
+    }
     return fuzz_command(*o);
   }};
 }
