@@ -102,6 +102,28 @@ int write_report(const char* option, const std::string& path, const std::string&
   return code == kOk ? kInternal : code;
 }
 
+void reserve_standard_streams() {
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    const int got = ::open("/dev/null", fd == 2 ? O_WRONLY : O_RDONLY);
+    if (got >= 0 && got != fd) {
+      ::dup2(got, fd);
+      ::close(got);
+    }
+  }
+}
+
+int text_report_code(int code) {
+  errno = 0;
+  const bool flushed = std::fflush(stdout) == 0;
+  const int err = errno;
+  if (flushed && std::ferror(stdout) == 0) return code;
+  std::clearerr(stdout);
+  std::fprintf(stderr, "wsstress: error: cannot write the text report to standard output (%s): it is lost\n",
+               err != 0 ? std::strerror(err) : "a write failed");
+  return code == kOk ? kInternal : code;
+}
+
 namespace {
 // A kernel interface (/proc, /sys): it takes writes as commands, not reports.
 bool in_kernel_fs(const std::string& path) {

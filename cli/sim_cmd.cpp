@@ -259,7 +259,7 @@ int replay_command(const ReplayOptions& o) {
   const pid_t pid = fork();
   if (pid < 0) return replay_run(o, r);  // no child: replay here
   if (pid == 0) {
-    const int code = replay_run(o, r);
+    const int code = text_report_code(replay_run(o, r));
     std::fflush(nullptr);
     _exit(code);
   }
