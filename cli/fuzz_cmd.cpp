@@ -94,12 +94,30 @@ void print_converted(const FuzzOptions& o, const ConvertedFile& c, const std::st
   }
 }
 
-// --convert: a crash file found elsewhere, turned into a reproducer.
-int convert_command(const FuzzOptions& o) {
+// Whether `path` is a reproducer (its first line 'wsstress-repro N'), which
+// `wsstress replay` runs: a fuzz target's input has no header of its own.
+bool is_reproducer(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char head[15] = {};
+  in.read(head, sizeof head);
+  return in.gcount() == sizeof head && std::string(head, sizeof head) == "wsstress-repro ";
+}
+
+// --convert: a crash file found elsewhere, turned into a reproducer. Any
+// bytes are an input of every target, so the target is never guessed.
+int convert_command(const FuzzOptions& o, bool target_given) {
   const std::string repro = o.repro_path.empty() ? o.convert + ".repro" : o.repro_path;
   if (is_dir(o.convert)) return usage_error("--convert: " + shown(o.convert) + " is a directory, not a crash file");
   if (access(o.convert.c_str(), R_OK) != 0) {
     return usage_error("--convert: cannot read " + shown(o.convert) + ": " + std::strerror(errno));
+  }
+  if (is_reproducer(o.convert)) {
+    return usage_error("--convert: " + shown(o.convert) + " is a wsstress reproducer, not a fuzz input: run it with " +
+                       core::repro_replay_command(o.convert));
+  }
+  if (!target_given) {
+    return usage_error("--convert needs --target (program, oracle, schedule or reads_from): any bytes are an input "
+                       "of each, so the file cannot say which fuzzer found it");
   }
   const Result<ConvertedFile> converted = convert(o, o.convert, repro);
   if (!converted) {
@@ -244,8 +262,8 @@ int reads_from_command(const FuzzOptions& o) {
   return o.json_path.empty() ? code : write_report("--json", o.json_path, j.dump(2) + "\n", code);
 }
 
-int fuzz_command(const FuzzOptions& o) {
-  if (!o.convert.empty()) return convert_command(o);
+int fuzz_command(const FuzzOptions& o, bool target_given) {
+  if (!o.convert.empty()) return convert_command(o, target_given);
   if (o.reads_from) return reads_from_command(o);
   const std::string bin_dir = o.fuzz_bin.empty() ? default_fuzz_bin(o.self) : o.fuzz_bin;
   const std::string bin = bin_dir + "/" + o.target + "_fuzzer";
@@ -276,8 +294,9 @@ int fuzz_command(const FuzzOptions& o) {
   return o.json_path.empty() ? code : write_report("--json", o.json_path, j.dump(2) + "\n", code);
 }
 
-void add_fuzz_options(CLI::App* cmd, FuzzOptions& o) {
-  one_of(cmd->add_option("--target", o.target,
+// Returns the --target option, whose count --convert needs.
+CLI::Option* add_fuzz_options(CLI::App* cmd, FuzzOptions& o) {
+  CLI::Option* target = one_of(cmd->add_option("--target", o.target,
                          "program (nested programs on real threads), oracle (the same programs on the port and on "
                          "rayon-core 1.10.1, compared), schedule (the simulator's decisions) or reads_from (the "
                          "simulator steered by reads-from constraints, RFF under libFuzzer)"),
@@ -322,7 +341,8 @@ void add_fuzz_options(CLI::App* cmd, FuzzOptions& o) {
       "  wsstress fuzz --target oracle --fuzzer-seed 1 --runs 10000   # differential: port vs rayon-core\n"
       "  wsstress fuzz --target schedule --reads-from --mutant no_gate5 --fuzzer-seed 1 --runs 2000\n"
       "  wsstress fuzz --target reads_from --scenario inject --mutant no_gate5 --fuzzer-seed 1 --runs 3000\n"
-      "  wsstress fuzz --convert crash-1234 --repro f.repro   # then: wsstress replay f.repro");
+      "  wsstress fuzz --target schedule --convert crash-1234 --repro f.repro   # then: wsstress replay f.repro");
+  return target;
 }
 
 }  // namespace
@@ -335,8 +355,8 @@ Subcommand add_fuzz(CLI::App& parent, const std::string& self) {
   CLI::App* cmd = parent.add_subcommand(
       "fuzz", "run a fuzz target (fuzz/) for a time budget and turn a finding into a reproducer; exit 0 no "
               "finding, 1 finding");
-  add_fuzz_options(cmd, *o);
-  return {cmd, [o] {
+  CLI::Option* target = add_fuzz_options(cmd, *o);
+  return {cmd, [o, target] {
     auto ok = claim_stdout({{"--convert", &o->convert}, {"--json", &o->json_path}, {"--repro", &o->repro_path}});
     if (!ok) return usage_error(ok.error());
     if (!o->scenario.empty() && o->target != "schedule" && o->target != "reads_from") {
@@ -344,7 +364,14 @@ Subcommand add_fuzz(CLI::App& parent, const std::string& self) {
     }
     if (o->reads_from && o->target != "schedule") return usage_error("--reads-from is for --target schedule");
     if (o->reads_from && !o->convert.empty()) return usage_error("--reads-from fuzzes; --convert converts: give one");
-    return fuzz_command(*o);
+    // A working folder that cannot be one is a bad command line, said before any work.
+    if (struct stat st {}; o->convert.empty() && ::stat(o->out_dir.c_str(), &st) == 0) {
+      if (!S_ISDIR(st.st_mode)) return usage_error("--out: " + shown(o->out_dir) + " is not a folder");
+      if (::access(o->out_dir.c_str(), W_OK | X_OK) != 0) {
+        return usage_error("--out: folder " + shown(o->out_dir) + " cannot be written (" + std::strerror(errno) + ")");
+      }
+    }
+    return fuzz_command(*o, target->count() > 0);
   }};
 }
 

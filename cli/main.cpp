@@ -12,6 +12,7 @@
 #include "commands.hpp"
 #include "wsstress/core/shown.hpp"
 #include "exit_codes.hpp"
+#include "output.hpp"
 #include "subcommands.hpp"
 #include "version.hpp"
 
@@ -61,6 +62,7 @@ int parse_error(const CLI::ParseError& e) {
 
 int main(int argc, char** argv) {
   using namespace wsstress::cli;
+  reserve_standard_streams();
   CLI::App app{"wsstress: rayon-core's work-stealing pool in C++20, and the tool that tries to break it.\n"
                "Exit codes: 0 ok, 1 bug found, 2 usage error, 3 internal error, 4 hang, 5 nothing ran;\n"
                "128+N stopped by signal N.",
@@ -78,16 +80,16 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
+    return text_report_code(app.exit(e));
   } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
+    return text_report_code(app.exit(e));
   } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
+    return text_report_code(app.exit(e));
   } catch (const CLI::ParseError& e) {
     return parse_error(e);
   }
   for (const Subcommand& c : commands) {
-    if (c.app->parsed()) return c.run();
+    if (c.app->parsed()) return text_report_code(c.run());
   }
   return kUsage;
 }

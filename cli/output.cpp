@@ -102,6 +102,28 @@ int write_report(const char* option, const std::string& path, const std::string&
   return code == kOk ? kInternal : code;
 }
 
+void reserve_standard_streams() {
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    const int got = ::open("/dev/null", fd == 2 ? O_WRONLY : O_RDONLY);
+    if (got >= 0 && got != fd) {
+      ::dup2(got, fd);
+      ::close(got);
+    }
+  }
+}
+
+int text_report_code(int code) {
+  errno = 0;
+  const bool flushed = std::fflush(stdout) == 0;
+  const int err = errno;
+  if (flushed && std::ferror(stdout) == 0) return code;
+  std::clearerr(stdout);
+  std::fprintf(stderr, "wsstress: error: cannot write the text report to standard output (%s): it is lost\n",
+               err != 0 ? std::strerror(err) : "a write failed");
+  return code == kOk ? kInternal : code;
+}
+
 namespace {
 // A kernel interface (/proc, /sys): it takes writes as commands, not reports.
 bool in_kernel_fs(const std::string& path) {
@@ -156,14 +178,33 @@ CLI::Validator output_path() {
 std::FILE* text_out() { return g_text != nullptr ? g_text : stdout; }
 
 namespace {
-// Whether two output paths name one file: the same canonical path (what
-// exists of it resolved, symlinks and `..` included), or one inode.
+// Where a write of `path` lands, as one absolute name: its folder made
+// absolute and canonical (symlinks and `..` resolved), then its name; a
+// symlink, even to a file not made yet, is written through, so its target
+// (issue #56 item 1: `n.json` and `../out/n.json` from `out`, before either
+// exists). Empty if it cannot be worked out.
+std::filesystem::path written_path(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path p = fs::absolute(path, ec);
+  if (ec) return {};
+  for (int hops = 0; hops < 40 && fs::is_symlink(fs::symlink_status(p, ec)); ++hops) {
+    const fs::path target = fs::read_symlink(p, ec);
+    if (ec) return {};
+    p = target.is_absolute() ? target : p.parent_path() / target;
+  }
+  const fs::path name = p.filename();
+  if (name.empty() || name == "." || name == "..") return fs::weakly_canonical(p, ec);
+  const fs::path folder = fs::weakly_canonical(p.parent_path(), ec);
+  return ec ? fs::path() : folder / name;
+}
+
+// Whether two output paths name one file: the same path once normalized
+// (written_path), or one inode.
 bool same_file(const std::string& a, const std::string& b) {
-  std::error_code ea, eb;
-  const std::filesystem::path ca = std::filesystem::weakly_canonical(a, ea);
-  const std::filesystem::path cb = std::filesystem::weakly_canonical(b, eb);
-  if (!ea && !eb && ca == cb) return true;
   if (a == b) return true;
+  const std::filesystem::path na = written_path(a), nb = written_path(b);
+  if (!na.empty() && na == nb) return true;
   struct stat sa {}, sb {};
   return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
          sa.st_ino == sb.st_ino;

@@ -28,6 +28,17 @@ Result<void> write_output(const std::string& path, const std::string& text);
 // run that passed then exits kInternal. Returns the exit code to use.
 int write_report(const char* option, const std::string& path, const std::string& text, int code);
 
+// First thing in main: a standard stream the process was started without
+// (`>&-`) gets /dev/null, so that no file the command opens takes its number;
+// standard output's is opened read-only, so a write to it still fails.
+void reserve_standard_streams();
+
+// Last thing before exit, with the command's exit code: if the text report on
+// standard output could not be written (closed, a full disk), says so on
+// stderr in one line and returns `code` by write_report's rule (a found
+// failure keeps its code; a run that passed exits kInternal).
+int text_report_code(int code);
+
 // Why `path` cannot take an output, checked before any work (empty: it can):
 // a directory, a kernel file system (/proc, /sys), an unwritable file or
 // folder, a symlink loop or a symlink to a file that cannot be made in its

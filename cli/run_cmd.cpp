@@ -45,6 +45,7 @@ void print_report(const threads::CampaignReport& report, bool quiet) {
   print_report(report, g_run_options->quiet);
   int code = verdict_of(report).code;
   if (!g_run_options->json_path.empty()) code = write_report("--json", g_run_options->json_path, run_report_json(report), code);
+  code = text_report_code(code);
   std::fflush(nullptr);
   std::_Exit(code);
 }

@@ -252,10 +252,13 @@ int replay_run(const ReplayOptions& o, const Result<sim::Repro>& r) {
   if (!r->shrunk_from.empty()) std::fprintf(text_out(), "replay: shrunk from %s\n", r->shrunk_from.c_str());
   std::fflush(text_out());  // said before a crash can end this process
   sim::SimResult res = sim::find_sim_runner(r->spec.mutant)(r->spec, cfg);
+  // A schedule that no longer fits is the recorded run not shown again: a
+  // finding about the run (exit 3, as another verdict is), not a bad command line.
   if (!res.divergence.empty()) {
-    std::fprintf(stderr, "wsstress: error: %s: %s (was it recorded with another build of the pool?)\n",
-                 o.file.c_str(), res.divergence.c_str());
-    return kUsage;
+    std::fprintf(stderr, "wsstress: error: %s: the replay did not reproduce the recorded run: %s (was it recorded "
+                 "with another build of the pool, or its settings edited?)%s\n",
+                 o.file.c_str(), res.divergence.c_str(), other_build(*r).c_str());
+    return kInternal;
   }
   if (!r->spec.input.empty()) {
     core::ByteSource src(reinterpret_cast<const std::uint8_t*>(r->spec.input.data()), r->spec.input.size());
@@ -304,7 +307,7 @@ int replay_command(const ReplayOptions& o) {
   const pid_t pid = fork();
   if (pid < 0) return replay_run(o, r);  // no child: replay here
   if (pid == 0) {
-    const int code = replay_run(o, r);
+    const int code = text_report_code(replay_run(o, r));
     std::fflush(nullptr);
     _exit(code);
   }
