@@ -10,6 +10,7 @@
 #include "report.hpp"
 #include "scoreboard_render.hpp"
 #include "timeline.hpp"
+#include "wsstress/matrix/engine.hpp"
 
 namespace wsstress::cli {
 
@@ -74,6 +75,7 @@ pre{padding:8px;overflow-x:auto;max-height:480px}
 #wrap{overflow-x:auto;border:1px solid #ddd}
 table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px 8px;font-size:13px;text-align:left}
 td.caught{background:#d7f5dd}td.clean{background:#eee}td.unexpected{background:#f9c9c5}td.error{background:#fde2b8}td.nm{color:#999}
+td.incomplete{background:#fff3c4}
 )";
 
 // Draws the timeline; with #selftest, reads its own pixels back into #selftest.
@@ -176,7 +178,8 @@ std::string matrix_html(const std::vector<matrix::MatrixReport>& per_engine) {
   char budget[32];
   std::snprintf(budget, sizeof budget, "%g", first.spec.budget_s);
   body += std::string("<p>budget ") + budget + " s per mutant and engine; green caught, grey clean, "
-          "red not as the catalog expects, orange an engine error</p>\n<table>\n<tr><th>mutant</th><th>scenario</th>";
+          "red not as the catalog expects, orange an engine error, yellow incomplete (a search stopped at its "
+          "limit)</p>\n<table>\n<tr><th>mutant</th><th>scenario</th>";
   for (const auto& m : per_engine) body += "<th>" + escape(m.spec.engine) + "</th>";
   body += "</tr>\n";
   for (std::size_t i = 0; i < first.rows.size(); ++i) {
@@ -190,6 +193,7 @@ std::string matrix_html(const std::vector<matrix::MatrixReport>& per_engine) {
       const char* cls = row.outcome.rfind("error", 0) == 0 ? "error"
                         : !row.as_expected               ? "unexpected"
                         : row.outcome == "not modelled"  ? "nm"
+                        : matrix::is_incomplete(row)     ? "incomplete"
                         : row.caught                     ? "caught"
                                                          : "clean";
       body += std::string("<td class=\"") + cls + "\">" + escape(matrix_cell(m.spec.engine, row));

@@ -29,6 +29,17 @@ std::vector<std::string> engine_names() {
   return names;
 }
 
+// " (relacy: per search)": what --max-seconds is per, for the engines whose
+// budget is not the whole row's.
+std::string budget_units_help() {
+  std::string text;
+  for (const matrix::Engine* e : matrix::all_engines()) {
+    if (e->budget_unit() == "mutant") continue;
+    text += (text.empty() ? " (" : ", ") + std::string(e->name()) + ": per " + std::string(e->budget_unit());
+  }
+  return text.empty() ? text : text + ")";
+}
+
 // "a, b (what b is), c": --engine's help, in the registry's order.
 std::string engines_help() {
   std::string text;
@@ -101,7 +112,8 @@ int check_command(const CheckOptions& o, const std::string& self) {
     matrix::MatrixSpec spec = o.matrix;
     spec.engine = engine;
     spec.self = self;
-    std::fprintf(text_out(), "mutant matrix: engine %s, budget %g s per mutant\n", engine.c_str(), spec.budget_s);
+    std::fprintf(text_out(), "mutant matrix: engine %s, budget %g s per %s\n", engine.c_str(), spec.budget_s,
+                 std::string(matrix::find_engine(engine)->budget_unit()).c_str());
     std::fflush(text_out());
     try {
       reports.push_back(matrix::run_matrix(spec, *matrix::find_engine(engine), [tty, engine](const matrix::MatrixRow& row) {
@@ -130,7 +142,7 @@ void add_check_options(CLI::App* cmd, CheckOptions& o) {
   o.engines_text = engine_names().front();
   completes(cmd->add_option("--engine", o.engines_text, "comma-separated engines: " + engines_help()), engine_names())
       ->capture_default_str();
-  add_max_seconds(cmd, o.matrix.budget_s, "seconds per mutant and engine", 0.5, 86400.0);
+  add_max_seconds(cmd, o.matrix.budget_s, "seconds per mutant and engine" + budget_units_help(), 0.5, 86400.0);
   add_table_option(cmd, "--hang-timeout", core::kMatrixCommand, o.matrix.hang_timeout_s);
   o.only_opt = completes(cmd->add_option("--only", o.only_text, "comma-separated mutants to check (default: all)"),
                          mutant_names());

@@ -183,6 +183,19 @@ Result<void> SeedOptions::resolve(core::SeedRange& range, core::Shard& shard_out
   return {};
 }
 
+void SeedOptions::describe_default_sweep() {
+  seed_opt->description("one seed");
+  seeds_opt->description("an inclusive seed range A..B, or one seed N (default: seeds from 0 until the first "
+                         "failure, for --max-seconds)");
+}
+
+bool SeedOptions::default_sweep(core::SeedRange& range, double& max_seconds, const CLI::Option* max_seconds_opt) const {
+  if (seed_opt->count() + seeds_opt->count() > 0) return false;
+  range = kDefaultSweep;
+  if (max_seconds_opt == nullptr || max_seconds_opt->count() == 0) max_seconds = kDefaultSweepSeconds;
+  return true;
+}
+
 Result<void> read_input(const std::string& path, std::string& scenario, bool scenario_given,
                         std::string& input) {
   if (scenario_given && scenario != "program") {

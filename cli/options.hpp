@@ -90,6 +90,12 @@ void add_sim_flags(CLI::App* cmd, sim::SimCampaignSpec& spec);
 using core::parse_seed_range;
 using core::parse_shard;
 
+// What `run` and `sim` sweep when neither --seed nor --seeds is given: seeds
+// from 0 until the first failure, for at most kDefaultSweepSeconds unless
+// --max-seconds says how long (one seed is not a search).
+inline constexpr core::SeedRange kDefaultSweep{0, UINT64_MAX - 1};
+inline constexpr double kDefaultSweepSeconds = 60;
+
 // --seed N | --seeds A..B, and --shard I/N.
 struct SeedOptions {
   std::string seed, seeds, shard;
@@ -100,6 +106,11 @@ struct SeedOptions {
   CLI::Option* bind(CLI::App* cmd, const core::RunFlag& f);
   // Fills the range and the shard; a usage error names the option.
   Result<void> resolve(core::SeedRange& range, core::Shard& shard_out) const;
+  // For `run` and `sim`: the help says what no seed option means, and
+  // default_sweep sets it (kDefaultSweep; kDefaultSweepSeconds unless
+  // `max_seconds_opt` was given). Returns whether it did.
+  void describe_default_sweep();
+  bool default_sweep(core::SeedRange& range, double& max_seconds, const CLI::Option* max_seconds_opt) const;
 };
 
 // --input FILE: a program's bytes for --scenario program (at most 64 KiB).

@@ -162,10 +162,22 @@ std::string matrix_cell(const std::string& engine, const matrix::MatrixRow& row)
   return e != nullptr ? e->cell(row) : row.outcome;
 }
 
+// " (relacy: per search)": the engines whose budget is not the whole row's.
+std::string budget_units(const std::vector<matrix::MatrixReport>& per_engine) {
+  std::string out;
+  for (const auto& m : per_engine) {
+    const matrix::Engine* e = matrix::find_engine(m.spec.engine);
+    if (e == nullptr || e->budget_unit() == "mutant") continue;
+    out += (out.empty() ? " (" : ", ") + m.spec.engine + ": per " + std::string(e->budget_unit());
+  }
+  return out.empty() ? out : out + ")";
+}
+
 std::string matrix_text(const std::vector<matrix::MatrixReport>& per_engine) {
   if (per_engine.empty()) return "";
   const auto& first = per_engine.front();
-  std::string out = "mutant matrix: budget " + fmt("%g", first.spec.budget_s) + " s per mutant and engine, " +
+  std::string out = "mutant matrix: budget " + fmt("%g", first.spec.budget_s) + " s per mutant and engine" +
+                    budget_units(per_engine) + ", " +
                     std::to_string(first.spec.base.threads) + " threads x " + std::to_string(first.spec.base.pools) +
                     " pools\n\n| mutant | scenario |";
   for (const auto& m : per_engine) out += " " + m.spec.engine + " |";
@@ -186,8 +198,9 @@ std::string matrix_text(const std::vector<matrix::MatrixReport>& per_engine) {
     out += "\n";
   }
   out += "\ncells: how it was caught (hang, bug, crash), the first failing seed and the seconds to it; '-' not "
-         "caught, with the seeds run (relacy: the failing execution, or the executions run); 'n/m' no Relacy model "
-         "targets it; fuzz columns: the fuzzer's executions to its first finding; '!' not as the catalog expects\n";
+         "caught, with the seeds run (relacy: the failing execution, or the executions run); 'incomplete' a search "
+         "stopped at its limit without a verdict; 'n/m' no Relacy model targets it; fuzz columns: the fuzzer's "
+         "executions to its first finding; '!' not as the catalog expects\n";
   std::string replays;
   for (const auto& m : per_engine) {
     for (const auto& row : m.rows) {
@@ -199,6 +212,10 @@ std::string matrix_text(const std::vector<matrix::MatrixReport>& per_engine) {
     for (const auto& row : m.rows) {
       if (row.outcome.rfind("error", 0) == 0) {
         out += "engine error: " + row.mutant.name + " on " + m.spec.engine + ": " + row.message + "\n";
+        continue;
+      }
+      if (matrix::is_incomplete(row)) {
+        out += "incomplete: " + row.mutant.name + " on " + m.spec.engine + ": " + row.message + "\n";
         continue;
       }
       if (row.kind_as_expected) continue;

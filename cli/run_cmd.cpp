@@ -23,8 +23,10 @@ struct RunOptions {
   SeedOptions seeds;
   std::string json_path, input_path;
   bool keep_going = false, quiet = false;
+  bool default_sweep = false;  // no --seed or --seeds: seeds from 0 until the first failure
   CLI::Option* scenario_opt = nullptr;
   CLI::Option* input_opt = nullptr;
+  CLI::Option* max_seconds_opt = nullptr;
 };
 
 const RunOptions* g_run_options = nullptr;
@@ -54,7 +56,8 @@ int run_campaign_command(const RunOptions& o) {
   const auto& c = o.campaign;
   ProgressBar bar(!o.quiet, c.max_seconds,
                   "run: scenario " + c.run.scenario + ", mutant " + c.run.mutant + ", " +
-                      std::to_string(core::seeds_in_shard(c.seeds, c.shard)) + " seeds");
+                      (o.default_sweep ? std::string("seeds from 0 until the first failure")
+                                       : std::to_string(core::seeds_in_shard(c.seeds, c.shard)) + " seeds"));
   g_run_options = &o;
   g_bar = &bar;
   threads::CampaignHooks hooks;
@@ -83,8 +86,11 @@ void add_options(CLI::App* cmd, RunOptions& o) {
       });
   o.scenario_opt = flags.at("--scenario");
   o.input_opt = flags.at("--input");
+  o.seeds.describe_default_sweep();
   add_json(cmd, o.json_path, "write the report as JSON (schema wsstress.run/2)");
-  add_max_seconds(cmd, o.campaign.max_seconds, "stop the sweep after this long (0: no limit)");
+  o.max_seconds_opt = add_max_seconds(cmd, o.campaign.max_seconds,
+                                      "stop the sweep after this long (0: no limit; with no --seed or --seeds, 60 by "
+                                      "default)");
   cmd->add_option("--repeat", o.campaign.repeat,
                   "run each seed this many times (on real threads a seed fixes the program and the noise, "
                   "not the interleaving)")
@@ -112,6 +118,7 @@ Subcommand add_run(CLI::App& parent) {
   return {cmd, [o] {
             auto& rs = o->campaign.run;
             if (auto ok = o->seeds.resolve(o->campaign.seeds, o->campaign.shard); !ok) return usage_error(ok.error());
+            o->default_sweep = o->seeds.default_sweep(o->campaign.seeds, o->campaign.max_seconds, o->max_seconds_opt);
             if (auto ok = claim_stdout({{"--json", &o->json_path}}); !ok) return usage_error(ok.error());
             if (o->input_opt->count() > 0) {
               auto ok = read_input(o->input_path, rs.scenario, o->scenario_opt->count() > 0, rs.input);

@@ -31,8 +31,10 @@ struct SimOptions {
   SeedOptions seeds;
   std::string json_path, repro_path, trace_out, html_path, input_path;
   bool trace = false, shrink = false, quiet = false, keep_going = false;
+  bool default_sweep = false;  // no --seed or --seeds: seeds from 0 until the first failure
   CLI::Option* scenario_opt = nullptr;
   CLI::Option* input_opt = nullptr;
+  CLI::Option* max_seconds_opt = nullptr;
 };
 
 struct ReplayOptions {
@@ -148,7 +150,8 @@ int sim_command(const SimOptions& o) {
   const auto& b = o.campaign.base;
   ProgressBar bar(!o.quiet, b.max_seconds,
                   "sim: scenario " + b.run.scenario + ", mutant " + b.run.mutant + ", " +
-                      std::to_string(core::seeds_in_shard(b.seeds, b.shard)) + " seeds");
+                      (o.default_sweep ? std::string("seeds from 0 until the first failure")
+                                       : std::to_string(core::seeds_in_shard(b.seeds, b.shard)) + " seeds"));
   auto progress = [&bar](std::uint64_t done, std::uint64_t total, double elapsed) { bar.update(done, total, elapsed); };
   sim::SimCampaignReport rep;
   {
@@ -333,9 +336,11 @@ void add_sim_options(CLI::App* cmd, SimOptions& o) {
   o.scenario_opt = add_run_flags(cmd, ss, core::kSimCommand, [&](const core::RunFlag& f) {
                      return o.seeds.bind(cmd, f);
                    }).at("--scenario");
+  o.seeds.describe_default_sweep();
   // --strategy, --memory and the knobs: the simulator's table (wsstress/sim/flags.hpp).
   add_sim_flags(cmd, o.campaign);
-  add_max_seconds(cmd, o.campaign.base.max_seconds, "stop after this long (0: no limit)");
+  o.max_seconds_opt = add_max_seconds(cmd, o.campaign.base.max_seconds,
+                                      "stop after this long (0: no limit; with no --seed or --seeds, 60 by default)");
   add_json(cmd, o.json_path, "write the report as JSON (schema wsstress.sim/1)");
   cmd->add_option("--repro", o.repro_path, "where to write a failure's reproducer")->check(output_path());
   cmd->add_flag("--trace", o.trace, "print a failure's interleaving with source locations");
@@ -359,6 +364,7 @@ void add_sim_options(CLI::App* cmd, SimOptions& o) {
 Result<void> resolve(SimOptions& o) {
   auto& c = o.campaign.base;
   if (auto ok = o.seeds.resolve(c.seeds, c.shard); !ok) return ok;
+  o.default_sweep = o.seeds.default_sweep(c.seeds, c.max_seconds, o.max_seconds_opt);
   if (o.input_opt->count() > 0) {
     if (auto ok = read_input(o.input_path, c.run.scenario, o.scenario_opt->count() > 0, c.run.input); !ok) return ok;
     c.run.input_path = o.input_path;

@@ -21,6 +21,8 @@ const Engine* find_engine(std::string_view name) { return engine_registry().find
 
 bool is_engine_error(const MatrixRow& row) { return row.outcome.rfind("error", 0) == 0; }
 
+bool is_incomplete(const MatrixRow& row) { return !row.caught && row.outcome == kIncomplete; }
+
 std::string verdict_word(const MatrixRow& row) { return row.outcome.substr(0, row.outcome.find(' ')); }
 
 std::string seconds_text(double seconds) {

@@ -195,9 +195,12 @@ void judge(const Engine& engine, const MutantInfo& m, MatrixRow& row) {
     row.as_expected = false;
     return;
   }
+  // A row stopped by its limit without a verdict (incomplete) is neither a
+  // catch nor a pass: a miss where a catch is expected, and not the pass
+  // expected of the clean pool and the negative controls.
   switch (engine.expect(m)) {
     case Expect::Catch: row.as_expected = row.caught; break;
-    case Expect::Pass: row.as_expected = !row.caught; break;
+    case Expect::Pass: row.as_expected = !row.caught && !is_incomplete(row); break;
     case Expect::Maybe:
     case Expect::Cannot: row.as_expected = true; break;
   }

@@ -4,13 +4,15 @@
 // models and their runner are programs of their own, built from the pool and
 // the shared base, as the TSan runner and the fuzz targets are). The matrix's
 // row is what `wsstress relacy --mutant M --max-seconds B` runs (every model
-// that targets M; for the clean pool every model), judged alike; the first
-// failing search is the row's catch. Without the Relacy models (the sanitizer
+// that targets M; for the clean pool every model; --max-seconds is per
+// search), judged alike; the first failing search is the row's catch, and a
+// search its limit stopped leaves the row incomplete, never a pass. Without the Relacy models (the sanitizer
 // and fuzz presets) the column is an engine error. Its expectations are
 // relacy_expectations.hpp's table.
 #include "wsstress/matrix/relacy.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 
 #include "wsstress/matrix/engine.hpp"
@@ -175,9 +177,24 @@ EngineResult relacy_row(const MatrixSpec& spec, const MutantInfo& m) {
   if (row.caught) return row;
   std::string summary;
   const int code = exit_code(o, *done, summary);
-  // A search stopped by its budget without a verdict found nothing in that
-  // budget, as a sweep that runs out of time: "-" with its executions.
-  row.outcome = code == kOk || code == kHang ? "pass" : "error (exit " + std::to_string(code) + ")";
+  if (code == kHang) {
+    // A search stopped by its limit did not pass: it did not finish. The
+    // row is incomplete, which no row of the table expects.
+    std::size_t stopped = 0;
+    std::string models;
+    for (const Judged& j : *done) {
+      if (j.r.outcome != rel::Outcome::Timeout && j.r.outcome != rel::Outcome::MemoryLimit) continue;
+      ++stopped;
+      models += (models.empty() ? "" : ", ") + j.plan->model;
+    }
+    char limits[96];
+    std::snprintf(limits, sizeof limits, "%g s per-search limit (or %g GiB)", o.time_limit, o.memory_limit);
+    row.outcome = kIncomplete;
+    row.message = std::to_string(stopped) + " of " + std::to_string(done->size()) + " searches stopped at the " +
+                  limits + " without a verdict: " + models;
+    return row;
+  }
+  row.outcome = code == kOk ? "pass" : "error (exit " + std::to_string(code) + ")";
   if (code != kOk) row.message = summary;
   return row;
 }
@@ -213,6 +230,7 @@ class RelacyEngine final : public Engine {
   std::string_view name() const override { return "relacy"; }
   int rank() const override { return 80; }
   Limits limits() const override { return {.budgets = relacy_budgets()}; }
+  std::string_view budget_unit() const override { return "search"; }
   EngineResult run(const MatrixSpec& spec, const MutantInfo& m, const std::string&, const Deliver&) const override {
     return relacy_row(spec, m);
   }
@@ -223,13 +241,16 @@ class RelacyEngine final : public Engine {
     return "not modelled";
   }
   // Relacy's "seed" is the number of the failing execution of its search,
-  // and its verdict is several words (DATA RACE).
+  // and its verdict is several words (DATA RACE); a search its limit stopped
+  // leaves the row incomplete.
   std::string cell(const MatrixRow& row) const override {
     if (row.outcome == "not modelled") return "n/m";
     if (is_engine_error(row)) return row.outcome + " !";
-    return with_judgement(row.caught ? row.outcome + ", exec " + std::to_string(row.first_seed) + ", " +
-                                           seconds_text(row.seconds)
-                                     : "- (" + std::to_string(row.runs) + " execs)",
+    const std::string execs = "(" + std::to_string(row.runs) + " execs)";
+    return with_judgement(row.caught            ? row.outcome + ", exec " + std::to_string(row.first_seed) + ", " +
+                                                      seconds_text(row.seconds)
+                          : is_incomplete(row) ? std::string(kIncomplete) + " " + execs
+                                               : "- " + execs,
                           row);
   }
 };

@@ -47,6 +47,9 @@ class Engine {
   // What --engine's help says after the name, in parentheses ("" for nothing).
   virtual std::string_view gloss() const { return {}; }
   virtual Limits limits() const { return {}; }
+  // What --max-seconds is per: "mutant" (the row's whole run), or "search"
+  // (Relacy: each of the row's searches has the budget).
+  virtual std::string_view budget_unit() const { return "mutant"; }
 
   // Runs the mutant's scenario (m.scenario) with the mutant for spec.budget_s,
   // from seed 0 until the first failure, in the row's child process (`dir` is
@@ -87,6 +90,7 @@ class MeasuringEngine : public Engine {
 
 // The cell's pieces, for engines whose cells differ from the default.
 bool is_engine_error(const MatrixRow& row);
+bool is_incomplete(const MatrixRow& row);           // stopped by its limit without a verdict (kIncomplete)
 std::string verdict_word(const MatrixRow& row);     // the outcome's first word ("crash (signal 6)" -> "crash")
 std::string seconds_text(double seconds);           // "0.4 s"
 std::string with_judgement(std::string cell, const MatrixRow& row);  // "!" appended when not as expected

@@ -37,13 +37,19 @@ struct MatrixSpec {
 // What an engine found for one mutant, as a row needs it.
 struct EngineResult {
   bool caught = false;
-  std::string outcome;          // caught: the verdict ("bug", "hang", "DEADLOCK"); else "pass", "empty (no seed ran)", "error (...)"
+  std::string outcome;          // caught: the verdict ("bug", "hang", "DEADLOCK"); else "pass", "empty (no seed ran)",
+                                // "incomplete" (kIncomplete), "error (...)"
   std::string message;          // the failure's one line (or the error's)
   std::uint64_t first_seed = 0; // the failing seed (Relacy: the failing execution)
   std::uint64_t runs = 0;       // seeds, executions or inputs run
   double at_seconds = -1;       // when the catch came (< 0: the child's whole time)
   std::string replay;           // the command that shows the catch again
 };
+
+// The outcome of a row whose search was stopped by its limit before it
+// reached a verdict (a Relacy search): nothing found, but nothing shown
+// either, so never what an engine expects of a row (run_matrix's judge).
+inline constexpr const char* kIncomplete = "incomplete";
 
 // A campaign of `runs` seeds that caught nothing ("empty" when none ran).
 inline EngineResult nothing_caught(std::uint64_t runs) {
