@@ -1,4 +1,4 @@
-// Offline HTML reports (issue #20 point 5): one self-contained file, no
+// Offline HTML reports: one self-contained file, no
 // network, that a browser opens from disk. A simulated run's report shows its
 // verdict, how to replay it, a timeline of its interleaving drawn from the
 // same Timeline as the Perfetto trace (one lane per fiber, runs, blocked spans,

@@ -156,7 +156,7 @@ CLI::Option* SeedOptions::bind(CLI::App* cmd, const core::RunFlag& f) {
 
 Result<void> SeedOptions::resolve(core::SeedRange& range, core::Shard& shard_out) const {
   // Given but empty (an unset shell variable) is refused, not taken as absent
-  // (issue #39 item 5: `--seeds ''` ran seed 0 alone, `--shard ''` the whole range).
+  // (`--seeds ''` ran seed 0 alone, `--shard ''` the whole range).
   for (const auto& [opt, text] : {std::pair{seed_opt, &seed}, {seeds_opt, &seeds}, {shard_opt, &shard}}) {
     if (opt != nullptr && opt->count() > 0 && text->empty()) return fail(opt->get_name() + ": an empty value");
   }

@@ -38,7 +38,7 @@ CLI::Validator finite_range(double lo, double hi);
 CLI::Validator whole_range(std::uint64_t lo, std::uint64_t hi);
 
 // The words an option takes, kept once for its check and for the shell
-// completion (`wsstress generate bash` reads them back; issue #39 item 11).
+// completion (`wsstress generate bash` reads them back).
 // one_of: the option accepts exactly these (CLI11's IsMember); completes: a
 // list option or one with its own check, completed with these words (or with
 // what `words` returns when the completion is generated, for lists another
@@ -55,7 +55,7 @@ struct Completion {
 // How `opt` completes (nullptr: it was not registered).
 const Completion* completion_of(const CLI::Option* opt);
 
-// The options every subcommand spells the same way (issue #17's one
+// The options every subcommand spells the same way (one
 // vocabulary). Each returns the option.
 inline constexpr std::size_t kMaxThreads = 64;  // one range for every engine (the simulator's limit)
 CLI::Option* add_threads(CLI::App* cmd, std::size_t& threads, std::size_t lo = 1, const char* what = "worker threads per pool");

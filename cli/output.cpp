@@ -181,7 +181,7 @@ namespace {
 // Where a write of `path` lands, as one absolute name: its folder made
 // absolute and canonical (symlinks and `..` resolved), then its name; a
 // symlink, even to a file not made yet, is written through, so its target
-// (issue #56 item 1: `n.json` and `../out/n.json` from `out`, before either
+// (`n.json` and `../out/n.json` from `out`, before either
 // exists). Empty if it cannot be worked out.
 std::filesystem::path written_path(const std::string& path) {
   namespace fs = std::filesystem;

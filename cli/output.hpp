@@ -59,7 +59,7 @@ struct OutputFlag {
 };
 // Called with a subcommand's output flags before it runs: if one is "-", the
 // text report moves to stderr; two "-" are an error, and so are two flags
-// naming one file (issue #39 item 4: the same path, or two names of one file
+// naming one file (the same path, or two names of one file
 // by symlink, `..` or hard link), named both in one line.
 Result<void> claim_stdout(std::initializer_list<OutputFlag> outputs);
 

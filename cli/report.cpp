@@ -46,7 +46,7 @@ std::string figure_text(const threads::ParallelismFigure& f) {
          std::to_string(f.longest) + " ms";
 }
 
-// The figure of issue #18's point 5: a rate, never a verdict.
+// The parallelism figure: a rate, never a verdict.
 std::string parallelism_text(const threads::CampaignReport& r) {
   std::string out = "parallelism: a worker asleep while a job waited in its pool: " + figure_text(r.parallelism) + "\n";
   if (r.control) {

@@ -1,4 +1,4 @@
-// `wsstress scoreboard` (issue #42 item 2): parses the strategies, memory
+// `wsstress scoreboard`: parses the strategies, memory
 // models and targets, runs the board through the engines
 // (engines/scoreboard.hpp) and writes its renderings (scoreboard_render.cpp):
 // the table on stdout, and --json, --svg, --html. The strategies and models

@@ -392,7 +392,7 @@ Subcommand add_sim(CLI::App& parent) {
               return usage_error(ok.error());
             }
             // A failure's reproducer goes to the current folder unless --repro
-            // says where: refused now, not after a hang is found (issue #39 item 10).
+            // says where: refused now, not after a hang is found.
             if (o->repro_path.empty()) {
               const auto& run = o->campaign.base.run;
               if (const std::string why = output_path_refusal("wsstress-" + run.scenario + "-" + run.mutant + "-seed0.repro");

@@ -1,4 +1,4 @@
-// The files `wsstress sim` writes per failure, named and kept true (issue #39
+// The files `wsstress sim` writes per failure, named and kept true (
 // items 3 and 6): with --keep-going each failing seed gets its own reproducer,
 // Perfetto trace and HTML report, named by seed (`one.repro` ->
 // `one.seed-17.repro`), so none replaces another; and an output a run did not

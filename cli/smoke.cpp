@@ -89,7 +89,7 @@ class Watchdog {
   std::thread thread_;
 };
 
-// RAYON_NUM_THREADS, read when -j is 0 (issue #39 item 8): a number above
+// RAYON_NUM_THREADS, read when -j is 0: a number above
 // -j's cap (kMaxThreads) is a usage error, as `-j 100000` is, rather than
 // 100 000 threads a watchdog would call a hang; a value that is not a number
 // gets a warning (the pool falls back as rayon-core does). False: refused.

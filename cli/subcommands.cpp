@@ -39,7 +39,7 @@ std::optional<std::string> unknown_subcommand(CLI::App& app, const std::vector<s
     }
     level = next;
   }
-  // `wsstress mutants` alone: name what it needs (issue #39), not CLI11's "A subcommand is required".
+  // `wsstress mutants` alone: name what it needs, not CLI11's "A subcommand is required".
   if (level != &app && !options && level->get_require_subcommand_min() > 0) {
     return "'" + level->get_name() + "' needs a subcommand (choose from: " + subcommand_names(level) + ")";
   }

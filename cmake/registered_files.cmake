@@ -1,4 +1,4 @@
-# The one build mechanism of the tool's self-registering folders (issue #55):
+# The one build mechanism of the tool's self-registering folders:
 # the simulator's strategies (sim/src/strategies/), the matrix's engines
 # (matrix/src/engines/) and the Relacy models (relacy/src/models/), each file
 # adding its entries to a core::Registry before main (WSSTRESS_REGISTER,

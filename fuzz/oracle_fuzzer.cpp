@@ -1,4 +1,4 @@
-// oracle_fuzzer: the differential fuzz target (issue #41). The input bytes are
+// oracle_fuzzer: the differential fuzz target. The input bytes are
 // a program, decoded exactly as program_fuzzer decodes them (and skipped when
 // program_input_is_too_long), run on rayon-core 1.10.1 and on the port, and
 // their canonical logs compared as `wsstress oracle` compares them

@@ -10,7 +10,7 @@
 // A program whose work is too large for this target (schedule_input_is_too_long)
 // is skipped: its run would take tens of thousands of points.
 //
-// Feedback beyond the code's edges (issue #18, point 7; after "Greybox
+// Feedback beyond the code's edges (after "Greybox
 // Fuzzing for Concurrency Testing", ASPLOS 2024): libFuzzer's extra counters
 // count, for each pool event, which event another fiber reported just before
 // it (the interleaving's shape at the grain of rayon-core's log events), and

@@ -1,4 +1,4 @@
-# The pool as an installed CMake package and pkg-config module (issue #20):
+# The pool as an installed CMake package and pkg-config module:
 # `find_package(wsstress CONFIG REQUIRED)` then `wsstress::pool`, or
 # `pkg-config --cflags --libs wsstress`. Everything here is the `pool`
 # install component, so `cmake --install … --component pool` installs the

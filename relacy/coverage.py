@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Which functions of pool/ each Relacy model executes (issue #38).
+"""Which functions of pool/ each Relacy model executes.
 
 Builds the Relacy runner with gcc's --coverage in a build directory of its
 own, runs every model on the clean pool with the search it runs in CI (one

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue #39 item 9: an error quotes a user value by its first bytes and its
+# An error quotes a user value by its first bytes and its
 # length, so a 100 KB argument or reproducer token is still a short line.
 #   bounded_echo.sh WSSTRESS
 ws=$1

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue #17 point 15: the generated bash completion completes subcommands,
+# The generated bash completion completes subcommands,
 # nested subcommands, options and option values; the zsh one parses; the man
 # page has a section per subcommand. Usage: completions.sh BUILD_CLI_DIR
 dir=$1
@@ -15,7 +15,7 @@ complete_words() {  # the words typed so far; the last is being completed
 [ "$(complete_words wsstress mutants ch)" = "check" ] || fail "nested: $(complete_words wsstress mutants ch)"
 [ "$(complete_words wsstress run --scen)" = "--scenario" ] || fail "option: $(complete_words wsstress run --scen)"
 [ "$(complete_words wsstress sim --strategy p)" = "portfolio pct pos" ] || fail "value: $(complete_words wsstress sim --strategy p)"
-# Issue #39 item 11: the values come from the options' own lists.
+# The values come from the options' own lists.
 [ "$(complete_words wsstress sim --strategy s)" = "surw surw-sleep sleep-first" ] || fail "surw surw-sleep sleep-first: $(complete_words wsstress sim --strategy s)"
 case " $(complete_words wsstress relacy --model '') " in *" --"*|"  ") fail "--model: $(complete_words wsstress relacy --model '')";; esac
 case " $(complete_words wsstress relacy --model '') " in *" inject "*) ;; *) fail "--model lacks inject";; esac

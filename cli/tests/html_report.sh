@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The offline HTML reports (issue #20): a lost wake-up found by the simulator
+# The offline HTML reports: a lost wake-up found by the simulator
 # (PCT, a fixed seed range) written with --html, opened in headless Chromium
 # from disk: the page draws its timeline and, opened with #selftest, reads
 # its own pixels back - every fiber's lane drawn, the fiber nothing woke

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The tool installed (issue #20): `cmake --install` of a build tree into a
+# The tool installed: `cmake --install` of a build tree into a
 # scratch prefix, then the .deb that `cpack -G DEB` makes of it, unpacked into
 # a scratch root (no root needed). From each, the installed wsstress must run
 # `smoke`, find its installed fuzz targets, seed corpus and Relacy runner, and

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue #55: the option names issue #17 replaced are not accepted any more
+# The option names issue #17 replaced are not accepted any more
 # (docs/design/versioning.md): each is a usage error, exit 2, with one line
 # that names it. Usage: old_spelling.sh WSSTRESS
 ws=$1

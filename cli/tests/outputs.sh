@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue #17 points 1 and 6: output files never replace what was not ours to
+# Output files never replace what was not ours to
 # replace, "-" is standard output, and a write that fails after the run says
 # so without losing the run's own exit code or leaving a temporary file.
 #   outputs.sh WSSTRESS
@@ -34,7 +34,7 @@ grep -q 'verdict: pass' "$dir/err" || fail "the text report did not move to stde
 "$ws" run --seeds 0..0 --json "$dir" >/dev/null 2>"$dir/err"; rc=$?
 [ $rc -eq 2 ] && grep -q "is a directory" "$dir/err" || fail "a directory as --json: exit $rc"
 
-# Issue #39 item 10: paths that cannot take a report are refused before any
+# Paths that cannot take a report are refused before any
 # work (exit 2, one line): a symlink loop, a symlink to a file whose folder
 # does not exist, a kernel file system, a name too long.
 ln -s "$dir/loop_b" "$dir/loop_a"; ln -s "$dir/loop_a" "$dir/loop_b"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue #17 point 18: every wake arrow of a Perfetto trace has both ends (a
+# Every wake arrow of a Perfetto trace has both ends (a
 # flow start "s" at the notify or unlock, a flow end "f" at the woken fiber's
 # next run). The failure is a lost wake-up found by PCT at a fixed seed range,
 # whose trace has fibers woken twice before they run.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `wsstress report merge` (issue #20): a sweep run as 4 shards and merged must
+# `wsstress report merge`: a sweep run as 4 shards and merged must
 # be the unsharded sweep - in the simulator (deterministic) the whole JSON
 # report but the times and state dumps, with the same exit code; on real threads the runs,
 # seeds and verdict - and so must a mutant matrix run in parts; every input

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `wsstress scoreboard` (issue #42 item 2), small and deterministic: 3 runs x
+# `wsstress scoreboard`, small and deterministic: 3 runs x
 # 200 schedules of two strategies (the random walk and a portfolio spec, whose
 # comma does not split --strategies) on two mutants and the clean pool, in two
 # worker processes, on --seed 1. Every run's first seed must be the one --seed

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue #17 points 5 and 7: a signal ends a sweep as --max-seconds does: the
+# A signal ends a sweep as --max-seconds does: the
 # summary says which signal after how many seeds, the JSON says it too, the
 # exit code is 128 + the signal's number, and no child process survives.
 #   signals.sh WSSTRESS
@@ -26,7 +26,7 @@ wait $pid; rc=$?
 grep -q "of 1000000001 seeds.*stopped by SIGINT" "$dir/sim.out" || fail "sim's summary: $(cat "$dir/sim.out")"
 grep -q '"stopped_by": "SIGINT"' "$dir/sim.json" || fail "sim's JSON lacks stopped_by"
 
-# Issue #39 item 2: two SIGINTs close together (as `timeout -s INT` sends them,
+# Two SIGINTs close together (as `timeout -s INT` sends them,
 # to the process and to its group) are one request: the report is still
 # written. The second comes 0.2 s after the first, so it is not merged with it
 # while pending, and the first has already been handled.

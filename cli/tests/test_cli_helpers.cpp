@@ -1,4 +1,4 @@
-// Unit tests of the CLI's small helpers (issue #39): the bounded echo of a user
+// Unit tests of the CLI's small helpers: the bounded echo of a user
 // value (item 9), the per-seed output names of `sim --keep-going` (item 3), the
 // short source path that takes the last `wsstress/` (item 12).
 #include <gtest/gtest.h>

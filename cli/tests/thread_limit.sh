@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue #17 point 16: a pool whose threads cannot all start is a build error
+# A pool whose threads cannot all start is a build error
 # named with its thread count (exit 3), not a silent pile-up (ctest's timeout
 # catches a hang).
 # The thread limit is RLIMIT_NPROC, which root ignores: as root the command

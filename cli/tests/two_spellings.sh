@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue #56 item 1: two output flags naming one new file by two spellings
+# Two output flags naming one new file by two spellings
 # (`n.json` and `../out/n.json` from a folder `out`) are refused before any
 # work, exit 2, in every subcommand with several output flags; nothing is
 # written (else one output replaces the other and the report cites a file

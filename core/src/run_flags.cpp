@@ -63,7 +63,7 @@ std::vector<RunFlag> make_table() {
        .takers = kRunCommand | kMatrixCommand | kFuzzCommand | kTsanRunner | kProgramFuzzer | kSmokeCommand |
                  kOracleFuzzer | kOracleCommand,
        .wide_takers = kRunCommand | kTsanRunner | kSmokeCommand | kOracleCommand, .wide_hi = 86400,
-       // Its defaults, the one table of them (issue #55): a matrix row's 2 s
+       // Its defaults, the one table of them: a matrix row's 2 s
        // also feeds the row's backstop; smoke's 60 s is for a whole step.
        .defaults = {{kMatrixCommand, 2},
                     {kSmokeCommand, 60},
@@ -89,7 +89,7 @@ bool parse_u64(std::string_view t, std::uint64_t& out) {
 
 bool digit(char c) { return c >= '0' && c <= '9'; }
 
-// A decimal number as the CLI takes it (issue #39 item 5): [-]D[.D][e[+-]D] or
+// A decimal number as the CLI takes it: [-]D[.D][e[+-]D] or
 // [-].D[e[+-]D], decimal digits only: no blanks, no hex (0x10), no '+', no nan/inf.
 bool decimal_syntax(std::string_view t) {
   std::size_t i = 0, digits = 0;

@@ -199,7 +199,7 @@ std::optional<Diagnosis> lost_latch(const std::vector<RecordedEvent>& ev, std::s
 
 // Event i, a broadcast whose job still waits in s's queue, and whose
 // wake loop never tried s: inject_broadcast must notify every worker, since
-// no counter tells a sleeper a broadcast came (the fourth blind round's bug
+// no counter tells a sleeper a broadcast came (a bug written blind
 // A, which the gate-5 rule below blamed: the event precedes the pushes, so a
 // gate 5 after it may still find the queue empty).
 std::optional<Diagnosis> broadcast_skipped(const std::vector<RecordedEvent>& ev, std::size_t i, const Sleeper& s,
@@ -268,7 +268,7 @@ std::vector<std::pair<std::uint32_t, std::size_t>> asleep_for_good(const std::ve
 
 // Event i's publisher read fewer sleeping threads than the workers asleep for
 // good by then: one of them sleeps uncounted (its gate-4 CAS failed and it
-// slept anyway), so no wake rule will ever pick it (the third blind round's
+// slept anyway), so no wake rule will ever pick it (a blind-written
 // bug A, which the rules below filed under §7).
 std::optional<Diagnosis> uncounted_sleeper(const std::vector<RecordedEvent>& ev, std::size_t i, const Sleeper& s,
                                            const Who& who) {

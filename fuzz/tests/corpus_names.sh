@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue #56 item 5: a seed corpus holds fuzzer inputs, not reproducers. The
+# A seed corpus holds fuzzer inputs, not reproducers. The
 # parser corpus's inputs in the reproducer format are there for the parser
 # (some malformed, some recorded by older builds: their schedules diverge
 # when replayed), so none is named .repro, the suffix `wsstress replay`

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# fuzz/build.sh as OSS-Fuzz and ClusterFuzzLite run it (issue #20): their
+# fuzz/build.sh as OSS-Fuzz and ClusterFuzzLite run it: their
 # environment ($CC, $CXX, $CXXFLAGS with the sanitizer and coverage flags,
 # $LIB_FUZZING_ENGINE, $OUT, $WORK, $SRC) into scratch folders; then $OUT must
 # hold each target, its seed-corpus zip (every corpus file), dictionary and

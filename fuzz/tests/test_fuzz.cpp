@@ -184,7 +184,7 @@ TEST(ScheduleInput, HeaderDecodesAsDocumented) {
   EXPECT_EQ(pin.config.fuzz_bytes, (std::vector<std::uint8_t>{9}));
 }
 
-// Issue #38: byte 0 from 248 up reaches the scenarios mixed draws that the
+// Byte 0 from 248 up reaches the scenarios mixed draws that the
 // first list lacks (cross_scope, rendezvous); 0-247 keep their meaning (a
 // stored corpus's byte 0 is 0-7); rendezvous's oracle holds under sequential
 // consistency only, so its memory is SC whatever byte 1 asks.

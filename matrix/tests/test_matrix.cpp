@@ -48,7 +48,7 @@ TEST(Registry, HoldsThisLibrarysEnginesOnceEachInRankOrder) {
   // The real-thread engine first: `mutants check`'s default column.
   EXPECT_EQ(all.front()->name(), "threads");
   EXPECT_EQ(find_engine("no-such-engine"), nullptr);
-  // Every engine lives in this library (issue #40): the Relacy and fuzz
+  // Every engine lives in this library: the Relacy and fuzz
   // columns too, not beside their subcommands in cli/.
   for (const char* name : {"threads", "sim-sc", "sim-tso", "sim-cpp", "tsan", "relacy", "fuzz-program", "fuzz-schedule"}) {
     EXPECT_NE(find_engine(name), nullptr) << name;

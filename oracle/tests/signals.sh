@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue #56 item 2: a signal stops `wsstress oracle` after the program in
+# A signal stops `wsstress oracle` after the program in
 # progress, with the partial report (programs run, agree, differ, hang) in the
 # text and the JSON, exit 128 + the signal (130 SIGINT, 143 SIGTERM), and no
 # rayon-core runner left. The signal comes once the runner is up (it starts

@@ -1,4 +1,4 @@
-"""The statistics and machine checks behind `compare` (issue #43).
+"""The statistics and machine checks behind `compare`.
 
 A ratio wsstress / rayon-core is reported with a bootstrap 95 % interval over
 the passes: the passes are resampled with replacement (both libraries' values

@@ -126,7 +126,7 @@ TEST(PlatformPolicy, UnmodifiedPoolRunsOverWrapperTypes) {
 }
 
 // A location's path from its last "wsstress/pool/" on: a checkout in a folder
-// named wsstress has one more before it (issue #39 item 12).
+// named wsstress has one more before it.
 std::string pool_path(const std::string& file) {
   const auto at = file.rfind("wsstress/pool/");
   return at == std::string::npos ? file : file.substr(at);

@@ -159,7 +159,7 @@ Ended collect(const SearchChild& child, const SearchSpec& search, std::chrono::s
 
 // Relacy opens its report with the test's type as typeid names it, mangled
 // (N8wsstress6relacy...InjectModelI...EE): that line becomes the model and the
-// mutant, with the type demangled after them (issue #39).
+// mutant, with the type demangled after them.
 std::string name_the_test(const std::string& report, const std::string& model, const std::string& mutant) {
   const std::size_t start = report.find_first_not_of('\n');
   if (start == std::string::npos) return report;

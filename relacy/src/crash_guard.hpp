@@ -1,5 +1,5 @@
-// A crash inside a simulated thread is that model's failure (issue #38 point
-// 3), as the pool's own abort already is (RelacyPlatform::abort_pool): while a
+// A crash inside a simulated thread is that model's failure, as the pool's
+// own abort already is (RelacyPlatform::abort_pool): while a
 // search runs, std::terminate (an exception leaving a noexcept frame) and
 // SIGSEGV/SIGBUS raised in a simulated thread end the execution through
 // Relacy's fail_test, which jumps to Relacy's main fiber and never returns;

@@ -1,4 +1,4 @@
-// The pool's abort inside a Relacy model (issue #18 point 1): rayon aborts the
+// The pool's abort inside a Relacy model: rayon aborts the
 // process when a job throws and the pool has no panic handler; under Relacy
 // that abort goes through RelacyPlatform::abort_pool and is the model's
 // failure, with Relacy's history of the execution, instead of the search
@@ -56,7 +56,7 @@ TEST(PoolAbort, APanicHandlerTakesTheExceptionInstead) {
   EXPECT_EQ(ThrowingSpawn<true>::handled, 20);
 }
 
-// Issue #38 point 3: a crash in a simulated thread is the model's failure
+// A crash in a simulated thread is the model's failure
 // too, with the history, and its result says crash. A spawned job's exception
 // meeting a noexcept frame (the catalog's spawn_no_catch_unwind) ends in
 // std::terminate inside a worker; a SIGSEGV in a simulated thread (raised, so

@@ -1,4 +1,4 @@
-// A Relacy hang, explained in the simulator's words (issue #39): for every
+// A Relacy hang, explained in the simulator's words: for every
 // (model, catalog mutant) pair the model table expects to fail as a hang, the
 // model's own CI search (deterministic: an exhaustive context-bound search, or
 // Relacy's random search, seeded by the execution's number) is run in this

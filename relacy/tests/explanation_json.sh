@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue #39: a Relacy hang's explanation is in the JSON report too, under the
+# A Relacy hang's explanation is in the JSON report too, under the
 # run (runs_detail[].explanation) and the failure (failures[].explanation, the
 # key sim's report uses), the same lines as the text.
 #   explanation_json.sh WSSTRESS

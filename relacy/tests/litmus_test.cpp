@@ -116,7 +116,7 @@ TEST(RelacyLitmus, IriwSeqCstReadersAgree) {
   EXPECT_EQ(outcomes<lit::IriwSeqCst>(), lit::all_outcomes_except(4, "1010"));
 }
 
-// ---- the programs issue #37 added, each with the set the simulator's cpp
+// ---- the weak-memory programs, each with the set the simulator's cpp
 // model reaches (sim/tests/test_litmus.cpp), so the two checkers agree on
 // every shared test; where Relacy's set differs, the test says why. ----
 std::string but(unsigned reads, const std::string& except) { return lit::all_outcomes_except(reads, except); }

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue #56 item 1: a Relacy search stopped by its limit is not a pass. The
+# A Relacy search stopped by its limit is not a pass. The
 # matrix's relacy row reads `incomplete`, not as expected both where the
 # catalog expects a pass (no_sleep_fence) and where it expects a catch
 # (terminate_no_wake: a miss), in the table, its legend and the JSON; and the

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue #17 point 5 for `wsstress relacy`: the first SIGINT or SIGTERM kills
+# The first SIGINT or SIGTERM kills
 # the search in progress and ends the command with what finished (exit 128 +
 # the signal, a summary naming it, JSON stopped_by), and no search child is
 # left running. Usage: signals.sh WSSTRESS

@@ -1,4 +1,4 @@
-// The simulator's throughput (issue #19 point 3): scheduling points per second
+// The simulator's throughput: scheduling points per second
 // over whole runs of a scenario, one seed per iteration, in the default build.
 // A point is one switch decision of the scheduler (SimResult::steps), the unit
 // `wsstress sim` reports as "points/s". Run: build/default/stress/bench/sim_bench

@@ -1,4 +1,4 @@
-// The C++ memory model of `--memory cpp` (issue #37): per-location
+// The C++ memory model of `--memory cpp`: per-location
 // modification orders, happens-before as vector clocks, and for each atomic
 // load the set of stores C++20 lets it read; which one it reads is a decision
 // of the strategy, recorded like a scheduling choice, so replay, shrink, DFS

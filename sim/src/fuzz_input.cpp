@@ -24,7 +24,7 @@ core::RunSpec program_input_spec(const std::uint8_t* data, std::size_t size, con
 namespace {
 // Byte 0 below kFirstExtra picks among the first list (schedule_fuzzed, in its
 // order: a stored corpus keeps its meaning, its byte 0 being 0-7); from
-// kFirstExtra up, among the scenarios mixed draws that came later (issue #38:
+// kFirstExtra up, among the scenarios mixed draws that came later (
 // every oracle reachable, rendezvous included). 248 is a multiple of the
 // first list's 8, so both lists are drawn evenly.
 constexpr unsigned kFirstExtra = 248;

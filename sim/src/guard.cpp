@@ -1,4 +1,4 @@
-// The crash guard of a simulator campaign (issue #18 point 1). The parent
+// The crash guard of a simulator campaign. The parent
 // forks a child that runs the seeds and journals its progress and every
 // decision of the execution in flight (journal.hpp); the parent keeps the
 // report. A child that stops at an ordinary failure leaves that failure's

@@ -107,7 +107,7 @@ std::unique_ptr<Strategy> make_replay(std::vector<std::uint32_t> forced, std::un
 // one of kFlushPercents chosen by a hash of the seed (not the seed's stream,
 // whose draws the other decisions use). At a fixed 30 % a buffered store lived
 // about three decisions, too short for a thief to steal twice while the
-// owner's store of `back` waited (deque_pop_no_fence passed 95 580 seeds);
+// owner's store of `back` waited, so deque_pop_no_fence went unseen;
 // a run at 1-4 % keeps stores buffered for tens to hundreds of decisions.
 inline constexpr unsigned kFlushPercents[] = {1, 2, 4, 8, 16, 32};
 // Likewise the share of cpp-memory loads that read an older store than the

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The C++ memory model end to end (issue #37): a sweep finds deque_pop_no_fence
+# The C++ memory model end to end: a sweep finds deque_pop_no_fence
 # (the owner's pop without its fence) as a data race on a job, the shrunk
 # reproducer replays to the same trace hash, and the trace shows the stale
 # reads that made both take the last job (the thief's load of `back`, the

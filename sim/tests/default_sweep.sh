@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue #56 item 4: with no --seed or --seeds, `sim` sweeps seeds from 0 until
+# With no --seed or --seeds, `sim` sweeps seeds from 0 until
 # the first failure or 60 s. Asserted on seeds, not time: latch_set_no_wake in
 # the join scenario is found at seed 6 (the default strategy, portfolio), its
 # reproducer replays; the clean pool's sweep is given --max-seconds 1 here and

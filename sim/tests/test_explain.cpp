@@ -1,4 +1,4 @@
-// A lost wake-up, explained (issue #39): for every mutant of the catalog that
+// A lost wake-up, explained: for every mutant of the catalog that
 // the simulator catches as a hang of sleeping or blocked workers, the first
 // failing seed's explanation names the gate and the waker that missed and the
 // rule of sleep/README.md the pair breaks, not only that some text exists.
@@ -161,7 +161,7 @@ TEST(Explains, AWakeRuleThatCountsSleepersAsIdleIsItsOwnLoss) {
   EXPECT_TRUE(explain::explain_stall(awake, ctx).empty()) << joined(explain::explain_stall(awake, ctx));
 }
 
-// A sleeper that blocked uncounted (the third blind round's bug A: gate 4
+// A sleeper that blocked uncounted (a bug written blind: gate 4
 // ignored a failed CAS on the counters): workers 0 and 1 asleep for good since
 // steps 8 and 10, and an injection at step 20 whose publisher read one
 // sleeping thread and two idle, so it counted one sleeper as idle but awake
@@ -304,7 +304,7 @@ TEST(Explains, ASetThatWasUndoneIsNamed) {
   EXPECT_EQ(seen.find("undone"), std::string::npos) << seen;
 }
 
-// A broadcast whose wake loop skipped a worker (the fourth blind round's bug
+// A broadcast whose wake loop skipped a worker (a bug written blind
 // A: inject_broadcast's loop stopped one short): worker 1 asleep since step 10,
 // a broadcast at step 20 into both queues, whose loop tried worker 0 only.
 // The loss is the broadcaster's (§6: wake every worker), not gate 5's; with

@@ -1,4 +1,4 @@
-// The external programs (issue #42 item 3; scenarios/external*.hpp): per
+// The external programs (scenarios/external*.hpp): per
 // family, on fixed seeds and a fixed strategy, each buggy program fails with
 // the kind of failure its table row names, and its fixed twin passes the same
 // sweep. The seeds are the simulator's, so the sweep is the same every run.

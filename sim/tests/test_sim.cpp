@@ -397,7 +397,7 @@ TEST(Repro, BadFilesGetOneLineErrors) {
   EXPECT_NE(error.find("unknown mutant 'zap'"), std::string::npos);
 }
 
-// Issue #17 points 4 and 8: a reproducer cut short, added to, edited, or with
+// A reproducer cut short, added to, edited, or with
 // a malformed trace hash is refused with one line (never replayed as a prefix,
 // never an uncaught exception); a file from before the count and checksum
 // still reads.

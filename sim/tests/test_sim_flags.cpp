@@ -1,9 +1,9 @@
-// The simulator's strategy registry and its flag table (issue #40): every
+// The simulator's strategy registry and its flag table: every
 // strategy file registered itself (none dropped by the static archive), in
 // rank order whatever order they registered in, and the registry refuses a
 // second strategy of one name or rank; the portfolio resolves a seed
 // to its member by the seed alone, for the default table and for a spec
-// "portfolio:pos=2,..." (issue #42 item 4), and a bad spec is one line; `sim`'s flags spell a spec back as a command line
+// "portfolio:pos=2,...", and a bad spec is one line; `sim`'s flags spell a spec back as a command line
 // that leaves out what `wsstress sim` assumes anyway.
 #include <gtest/gtest.h>
 
@@ -36,7 +36,7 @@ TEST(StrategyRegistry, EveryStrategyFileRegisteredInRankOrder) {
 }
 
 // The registry the strategies share with the engines and the Relacy models
-// (core::Registry, issue #55): rank order whatever the order of the adds, and
+// (core::Registry): rank order whatever the order of the adds, and
 // a second entry of one name or one rank ends the program, in one line.
 TEST(StrategyRegistry, OneRegistryKeepsRankOrderAndRefusesADuplicateNameOrRank) {
   const sim::StrategyEntry a{.kind = StrategyKind{"a"}, .rank = 2};

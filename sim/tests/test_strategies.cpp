@@ -1,4 +1,4 @@
-// Each strategy checked against the case its paper says it wins (issue #42),
+// Each strategy checked against the case its paper says it wins,
 // measured over fixed seeds so the shares are the same every run.
 //
 // POS (Yuan et al., CAV 2018): fiber A runs kPrivate events on its own

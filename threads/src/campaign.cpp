@@ -77,7 +77,7 @@ double seconds_since(Clock::time_point t) { return std::chrono::duration<double>
     SeedFailure f{a.seed, std::move(v), replay_command(a.report.spec.program, a.report.spec.run, a.seed),
                   seconds_since(a.start)};
     a.report.failures.push_back(std::move(f));
-    ++a.report.runs;  // the seed in progress ran, and failed (issue #18: a failing seed 0 is 1 seed run)
+    ++a.report.runs;  // the seed in progress ran, and failed (a failing seed 0 is 1 seed run)
     a.report.elapsed_s = seconds_since(a.start);
     snapshot = a.report;
   }

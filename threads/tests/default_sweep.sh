@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue #56 item 4: with no --seed or --seeds, `run` sweeps seeds from 0 until
+# With no --seed or --seeds, `run` sweeps seeds from 0 until
 # the first failure or 60 s (the JSON's plan says so); the clean pool's sweep,
 # given --max-seconds 1 here, ends by it rather than after one seed.
 #   default_sweep.sh WSSTRESS

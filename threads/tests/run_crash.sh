@@ -1,5 +1,5 @@
 #!/bin/sh
-# A crash of the pool is a finding on real threads too (issue #38 point 3):
+# A crash of the pool is a finding on real threads too:
 # `wsstress run` over a mutant that aborts the process prints the FAILED line
 # with the signal, the replay command and the verdict, writes the JSON report,
 # and exits 1, with --keep-going as well (a crashed process cannot go on).

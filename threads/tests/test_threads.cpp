@@ -47,7 +47,7 @@ TEST_P(EveryScenario, CleanPoolPassesTwentySeedsWithNoise) {
 INSTANTIATE_TEST_SUITE_P(Scenarios, EveryScenario, ::testing::ValuesIn(pool_scenario_names()),
                          [](const auto& info) { return info.param; });
 
-// Issue #38 point 1: mixed draws every scenario with a weight, rendezvous
+// Mixed draws every scenario with a weight, rendezvous
 // included, except the SC-only oracles where the engine reorders memory.
 TEST(Mixed, DrawsEveryScenarioByWeightAndScOraclesOnlyUnderSc) {
   for (const bool weak : {false, true}) {
@@ -109,7 +109,7 @@ TEST(Runner, EveryCatalogRecordIsComplete) {
   EXPECT_EQ(place, kMutantCount);
 }
 
-// One classifier for every engine's verdict (issue #15 point 4).
+// One classifier for every engine's verdict.
 TEST(FailureKind, EachEnginesVerdictHasItsKind) {
   EXPECT_EQ(classify_failure("hang", "no progress for 2 s"), FailureKind::Hang);
   EXPECT_EQ(classify_failure("hang (killed)", ""), FailureKind::Hang);
@@ -260,7 +260,7 @@ std::size_t live_threads() {
   return n;
 }
 
-// Issue #39 item 13: every thread a fuzz input starts has ended when the
+// Every thread a fuzz input starts has ended when the
 // input returns (the program scenario joins its pools' workers), so a leak
 // check between two inputs never meets one inside glibc's thread-exit
 // bookkeeping (LeakSanitizer's 32 bytes from __cxa_thread_atexit_impl). The
@@ -289,7 +289,7 @@ TEST(Campaign, ReplayCommandCarriesEveryKnob) {
 }
 
 // The other command lines the tool prints, each spelled by one function
-// (issue #40 item 3), as the reports and the fuzz targets printed them.
+//, as the reports and the fuzz targets printed them.
 TEST(CommandLines, FuzzRunAndReplayLinesReadAsBefore) {
   using namespace wsstress::threads;
   EXPECT_EQ(fuzz_command({.target = "schedule", .mutant = "no_gate5", .scenario = "inject", .fuzzer_seed = 1,
@@ -304,7 +304,7 @@ TEST(CommandLines, FuzzRunAndReplayLinesReadAsBefore) {
   EXPECT_EQ(repro_replay_command("f.repro"), "wsstress replay f.repro");
 }
 
-// The flag table (issue #40 item 3): what one taker spells, the companions'
+// The flag table: what one taker spells, the companions'
 // parser reads back into the same spec, for every row with a field.
 TEST(RunFlags, WhatIsSpelledParsesBackToTheSameSpec) {
   using namespace wsstress::threads;
@@ -324,7 +324,7 @@ TEST(RunFlags, WhatIsSpelledParsesBackToTheSameSpec) {
   }
 }
 
-// The hang timeout's defaults, one table in its row (issue #55): every taker
+// The hang timeout's defaults, one table in its row: every taker
 // of the row has one, and RunSpec's is `run`'s.
 TEST(RunFlags, EveryTakerOfTheHangTimeoutHasItsDefaultInTheRow) {
   using namespace wsstress::threads;

@@ -286,7 +286,7 @@ std::string answer_text(const Result<Converted>& c) {
 }  // namespace
 
 // A crash of the pool while the simulator replays the input would take the
-// tool down with it (blind round 3, a join that returns before its stolen
+// tool down with it (a join that returns before its stolen
 // half ran): so the replay runs in a child, and a child that does not answer
 // (a signal) is a `crash` finding whose reproducer is the crash file itself.
 Result<Converted> convert_crash(const FuzzOptions& o, const std::string& crash) {

@@ -59,7 +59,7 @@ constexpr RealThreadsRow kRows[] = {
     {lock_latch_set_outside_mutex, Catch,
      "reachable with noise before the condvar wait"},
     {lock_latch_wait_once, Catch,
-     "reachable since the noisy condvar wakes spuriously (issue #18); glibc almost never does. Under "
+     "reachable since the noisy condvar wakes spuriously; glibc almost never does. Under "
      "TSan the early read of the result and the worker's write of it are a data race, when TSan sees them first"},
     {cold_latch_no_reset, Catch,
      "reachable: the pool aborts reading an empty result"},
@@ -78,7 +78,7 @@ constexpr RealThreadsRow kRows[] = {
      "caught by the counter invariants"},
     {deque_pop_no_fence, Maybe,
      "a store->load reordering: x86 shows it only rarely on real threads; the TSO simulator's store "
-     "buffer shows it once stores stay buffered for tens of decisions (issue #37: a per-seed flush rate)"},
+     "buffer shows it once stores stay buffered for tens of decisions (a per-seed flush rate)"},
     {deque_push_relaxed, Cannot,
      "not on x86: stores are not reordered with stores there (nor in the TSO simulator); needs Relacy"},
     {latch_probe_relaxed, Cannot,
@@ -94,7 +94,7 @@ constexpr RealThreadsRow kRows[] = {
      "negative control: must pass (and x86 compiles both orders alike)"},
     {no_inject_fence_acq_rel, Cannot,
      "masked on x86 and under TSO: the push is a locked CAS there, a full barrier; needs Relacy or the "
-     "simulator's C++ model (one-worker pools, issue #37)"},
+     "simulator's C++ model (one-worker pools)"},
     {no_sleep_fence_acq_rel, Pass,
      "negative control: must pass (equivalent under the C++ model, shown exhaustively by Relacy)"},
     {epoch_pin_x86_cas, Cannot,

@@ -110,7 +110,7 @@ class PctEngine final : public Engine {
 // worker that may sleep through it (no_inject_fence_acq_rel) needs every
 // worker inside the window at once: with two workers the other one usually
 // takes the job; with one (the shape of Relacy's inject model) PCT finds it
-// in about 1 700 seeds. Measured under `sim --memory cpp --scenario inject`.
+// within the matrix's budget.
 class CppModelEngine final : public Engine {
  public:
   std::string_view name() const override { return "sim-cpp"; }

@@ -1,4 +1,4 @@
-// Litmus programs that check the checkers (issue #15, after loom's
+// Litmus programs that check the checkers (after loom's
 // tests/litmus.rs): the classic two- and four-thread programs whose set of
 // reachable outcomes is known for each memory model, written once over the
 // platform policy so that the same text runs in Relacy (RelacyPlatform) and in
@@ -115,7 +115,7 @@ struct Iriw {
   unsigned outcome() const { return r[0] | r[1] << 1 | r[2] << 2 | r[3] << 3; }
 };
 
-// ---- the shapes issue #37 adds (sources: x86-TSO's outcomes from Owens,
+// ---- the weak-memory shapes (sources: x86-TSO's outcomes from Owens,
 // Sarkar and Sewell, "A better x86 memory model: x86-TSO", TPHOLs 2009, and
 // Sewell et al., CACM 2010; C++'s from RC11, Lahav, Vafeiadis, Kang, Hur and
 // Dreyer, "Repairing sequential consistency in C/C++11", PLDI 2017, with

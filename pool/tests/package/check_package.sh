@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The pool as a package (issue #20): installs the `pool` component of a build
+# The pool as a package: installs the `pool` component of a build
 # tree into a scratch prefix and builds consumer.cpp three ways - find_package
 # from that prefix, pkg-config from it, and add_subdirectory of the source with
 # every package but Threads hidden from CMake - and runs each.

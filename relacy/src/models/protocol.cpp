@@ -1,4 +1,4 @@
-// The protocol models (issue #38): the latch kinds and the shared job's
+// The protocol models: the latch kinds and the shared job's
 // reference count as the pool sets and waits on them, outside the sleep gates
 // the handshake models check, each small enough for Relacy's context-bound or
 // full search to finish (a pass is "no failure within bound k"), each with a

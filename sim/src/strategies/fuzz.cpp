@@ -1,5 +1,5 @@
 // Coverage-guided: the fuzzer's bytes make the decisions, in one of two
-// encodings chosen by the first byte M (issue #18, point 7).
+// encodings chosen by the first byte M.
 //
 // M even, per decision: one byte per decision from the next byte on, so a
 // mutation of byte i changes decision i and nothing before it. Values 0xC0

@@ -1,5 +1,4 @@
-// The portfolio (issue #18 point 6, as Coyote's; weights from the scoreboard,
-// issue #42 item 4): no strategy finds every bug first, so a sweep gives each
+// The portfolio (as Coyote's; its weights from the scoreboard): no strategy finds every bug first, so a sweep gives each
 // seed one member, chosen by the seed alone, and a seed still fixes its run.
 // The members and their weights are one table, kDefaultMembers; a spec
 // "portfolio:pos=6,sleep-first=3,pct=1" names other weights wherever a

@@ -1,4 +1,4 @@
-// "Drive everyone to sleep first" (issue #18 point 6, after Coyote's
+// "Drive everyone to sleep first" (after Coyote's
 // portfolio of biased strategies): while some pool worker is still active or
 // idle, run workers, so they spin through their idle rounds and gates; once
 // every worker is sleepy, asleep or on its way into the condvar, run the

@@ -1,5 +1,5 @@
 // What a failure is, whatever engine saw it: the catalog and the Relacy model
-// table say which kinds a mutant may show (issue #15 point 4), and one
+// table say which kinds a mutant may show, and one
 // classifier turns each engine's verdict (stress/sim `hang`/`bug`/`crash` with
 // its message, Relacy's DEADLOCK / DATA RACE / USER ASSERT FAILED ...) into a
 // kind, so "caught" means "caught doing what it should".

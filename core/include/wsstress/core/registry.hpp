@@ -1,4 +1,4 @@
-// The one mechanism of the tool's self-registering tables (issue #55): the
+// The one mechanism of the tool's self-registering tables: the
 // simulator's strategies (sim/strategies.hpp), the matrix's engines
 // (matrix/engine.hpp) and the Relacy models (relacy/models.hpp). Each is a
 // folder of files (sim/src/strategies/, matrix/src/engines/,

@@ -1,4 +1,4 @@
-// Result<T>: what every function of the tool that can fail returns (issue #16
+// Result<T>: what every function of the tool that can fail returns (
 // point 8): a value, or an Error whose message is the one line the user will
 // read ("--seeds: '5..3' is not a range FROM..TO"). Result<void> is a success
 // with nothing to return. It stands in for C++23's std::expected, which g++ 12

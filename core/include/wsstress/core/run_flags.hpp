@@ -1,4 +1,4 @@
-// The flags that shape a run, defined once (issue #40 item 3). Each row of
+// The flags that shape a run, defined once. Each row of
 // run_flags() names a flag, its kind and range, its help, the RunSpec field it
 // sets (whose initializer is its default; the hang timeout's defaults differ
 // by taker and are the row's own) and who takes it. Everything else

@@ -127,7 +127,7 @@ struct Env {
   // (rayon's spawn_handler, as build_scoped uses it), so that every thread a
   // run started has ended when it returns: a leak checker run between two fuzz
   // inputs then never meets a worker still inside glibc's thread-exit
-  // bookkeeping (issue #39 item 13). Join only after the pools terminated.
+  // bookkeeping. Join only after the pools terminated.
   class JoinedWorkers {
    public:
     template <class M>
@@ -160,7 +160,7 @@ class Ctx {
   // Records the first oracle failure; later ones only count. The message is
   // a literal or a callable that builds it only on failure: checks run at
   // every leaf, and a message built eagerly cost a heap allocation each
-  // (issue #19 point 2: one in seven of schedule_fuzzer's allocations).
+  // (one in seven of schedule_fuzzer's allocations).
   void check(bool ok, const char* what) {
     if (!ok) record_failure(what);
   }

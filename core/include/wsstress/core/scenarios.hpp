@@ -41,10 +41,8 @@ namespace wsstress::core {
 // one of the families it derives from (scenarios/pools.hpp, scopes.hpp,
 // programs.hpp). `mixed_weight`: how often mixed draws it (0: never); the
 // weights give each family about the same share of scheduling points, from
-// the simulator's points per iteration measured on 2026-12-06 (join 1188,
-// inject 1328, cross 1557, terminate 1129, scope 784, broadcast 653,
-// exception 461, program 2003, cross_scope 1377, rendezvous 507; weight about
-// 1100 / cost, rounded). `schedule_fuzzed`: schedule_fuzzer's first byte
+// each scenario's simulated points per iteration (weight about 1100 / cost,
+// rounded; sim_bench measures the cost). `schedule_fuzzed`: schedule_fuzzer's first byte
 // picks it with values 0-247 (that list keeps its order, so a stored corpus
 // keeps its meaning); the other scenarios mixed draws follow, picked by
 // 248-255 (sim/fuzz_input.cpp).

@@ -1,4 +1,4 @@
-// How an error message quotes a value the user gave (issue #39 item 9): in
+// How an error message quotes a value the user gave: in
 // single quotes, at most its first kShownBytes (100) bytes, then how long it was, so
 // a 100 MB reproducer token or a 100 KB argument is still a one-line error of
 // a readable length. Control characters show as '?' (the error stays one line).

@@ -2,7 +2,7 @@
 // every SrcLoc and __FILE__ (-fmacro-prefix-map in the top CMakeLists.txt), so
 // verdicts, dumps and traces read `pool/include/wsstress/pool/sleep/sleep.hpp:247`
 // wherever the checkout is. short_source() shortens such a path further for
-// the trace views, and cuts at the *last* `wsstress/` (issue #39 item 12: a
+// the trace views, and cuts at the *last* `wsstress/` (a
 // checkout in a folder named `wsstress` puts one more in an unmapped path).
 #pragma once
 

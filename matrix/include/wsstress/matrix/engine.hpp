@@ -1,5 +1,5 @@
 // The matrix's engines behind one interface, and the one registry of them
-// (issue #40). An engine is one class in one file (matrix/src/engines/*.cpp:
+//. An engine is one class in one file (matrix/src/engines/*.cpp:
 // real threads, the simulator, TSan, Relacy, the fuzzers) that says its name,
 // how the matrix runs it, what it returns, how its cell reads, what it
 // expects of every mutant (its own table, see expect.hpp), and registers

@@ -1,4 +1,4 @@
-// The scoreboard (issue #42 item 2): for each strategy x memory model x
+// The scoreboard: for each strategy x memory model x
 // target, the schedules (and seconds) to the first failure over many
 // independent runs, as a distribution. A target is a scenario with a mutant
 // (or none) and what it should do: fail (a bug to find) or pass (every run

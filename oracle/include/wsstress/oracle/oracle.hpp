@@ -1,4 +1,4 @@
-// The rayon-core oracle (issue #41): one program (program.hpp) run on the port
+// The rayon-core oracle: one program (program.hpp) run on the port
 // and on real rayon-core 1.10.1, and their canonical logs (program_log.hpp)
 // compared. rayon-core runs in a child process, the runner built from
 // stress/rayon-oracle with cargo (wsstress-rayon-oracle beside wsstress), fed

@@ -270,7 +270,7 @@ struct NoMutants {
     .kinds = Hang | WrongResult)                                                                                     \
   X(ArcJobNoCreatorRef, arc_job_no_creator_ref, (static constexpr bool kArcJobNoCreatorRef = true;),                \
     .history = "code in 1.10.1: ArcJob is an Arc, and Arc::new starts at one, the creator's reference (a blind "     \
-      "bug of the held-out measurement, wsstress issue #38)",                                                        \
+      "bug of the held-out measurement)",                                                        \
     .failure = "a broadcast job's count starts at zero: the first worker to run its JobRef frees the job while the " \
       "broadcaster still makes the next workers' JobRefs: use after free",                                           \
     .scenario = "broadcast",                                                                                         \
@@ -299,7 +299,7 @@ struct NoMutants {
     .failure = "a thief sees the new `back` before the job in its slot and takes an empty slot: the job is lost",    \
     .scenario = "join",                                                                                              \
     .kinds = Assertion | Hang | WrongResult | DataRace)                                                              \
-  /* weak-memory orders of the latches (issue #18): x86 and TSO cannot show them                                */  \
+  /* weak-memory orders of the latches: x86 and TSO cannot show them                                */  \
   X(LatchProbeRelaxed, latch_probe_relaxed, (static constexpr bool kLatchProbeRelaxed = true;),                      \
     .history = "code in 1.10.1: latch.rs's Acquire probe (the latch's half of the job result's order)",              \
     .failure = "the waiter of a join sees the latch set and reads the stolen half's result with no Acquire: "       \

@@ -37,7 +37,7 @@ enum class EventKind : std::uint8_t {
   JobThreadCounts,    // new_jobs read the counters (a = idle, b = sleepers)
   LatchSet,           // a latch was set (a = latch, b = 1 if its owner slept)
   StealRetry,         // a steal lost a race and is tried again (a = StealRetryFrom)
-  // Added for the explanation of a stall (issue #39); last, so that the kinds
+  // Added for the explanation of a stall; last, so that the kinds
   // above keep the numbers stored reproducers' trace hashes were made with.
   ThreadNotifyMissed, // wake_specific_thread found `worker` not blocked: no notify
   CountLatchSet,      // a CountLatch reached zero: its core latch set (a, b as LatchSet)

@@ -4,7 +4,7 @@
 // the pool's own templates over RelacyPlatform for the clean pool and for the
 // mutants it targets; they are linked into their own program, wsstress-relacy
 // (src/runner_main.cpp), which wsstress runs for every search. So the tool
-// builds, and `wsstress smoke` runs, without compiling a model (issue #19),
+// builds, and `wsstress smoke` runs, without compiling a model,
 // and a search always runs in a process of its own.
 //
 // Two libraries: wsstress_relacy_client (client.cpp; in wsstress, through the

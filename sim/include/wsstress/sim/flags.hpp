@@ -1,4 +1,4 @@
-// `wsstress sim`'s own flags, defined once (issue #40 item 3), beside the
+// `wsstress sim`'s own flags, defined once, beside the
 // run's table (wsstress/stress/run_flags.hpp) and with its types: each row is
 // a RunFlag (names, kind, range, help, the words it takes) plus how it reads
 // and sets a simulator campaign's spec. From the rows: `sim`'s CLI11 options

@@ -90,7 +90,7 @@ std::uint64_t program_executions(const std::string& program_bytes);
 // Whether schedule_fuzzer skips the input (libFuzzer's -1, "not for the
 // corpus") rather than run it: a program of more than kMaxProgramExecutions.
 // Their runs took ~77 000 scheduling points against ~2 000 for the other
-// scenarios (issue #19 point 2). Larger programs remain program_fuzzer's and
+// scenarios. Larger programs remain program_fuzzer's and
 // `wsstress sim --scenario program`'s.
 inline constexpr std::uint64_t kMaxProgramExecutions = 64;
 bool schedule_input_is_too_long(const ScheduleInput& in);
@@ -98,7 +98,7 @@ bool schedule_input_is_too_long(const ScheduleInput& in);
 // Whether program_fuzzer skips the input: a program of more than
 // kMaxRealThreadProgramExecutions. On real threads a leaf costs microseconds,
 // not scheduling points, so the cap is higher; above it the corpus's runs took
-// ten times the time of the rest (issue #19 point 2). `wsstress run --input`
+// ten times the time of the rest. `wsstress run --input`
 // still runs any program.
 inline constexpr std::uint64_t kMaxRealThreadProgramExecutions = 256;
 bool program_input_is_too_long(const core::RunSpec& spec);

@@ -1,5 +1,5 @@
 // Reads-from fuzzing (RFF): Wolff, Shi, Zhang and Roychoudhury, "Greybox
-// Fuzzing for Concurrency Testing", ASPLOS 2024 (issue #42, item 1). Where
+// Fuzzing for Concurrency Testing", ASPLOS 2024. Where
 // the schedule fuzzer's input is a stream of choices (one byte a decision),
 // RFF's input is an abstract schedule: a few constraints "a load at read site
 // R observes the store from write site W" (or, negated, "does not"); the

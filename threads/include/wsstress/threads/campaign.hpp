@@ -71,7 +71,7 @@ std::string replay_command(const std::string& program, const RunSpec& spec, std:
 CampaignReport run_campaign(const CampaignSpec& spec, const CampaignHooks& hooks);
 
 // A campaign kept up across calls, for a fuzz target whose engine calls it
-// once per input (issue #19): its watchdog and handlers start once, not per
+// once per input: its watchdog and handlers start once, not per
 // input, and it samples no parallelism figure. Each run() is one seed of one
 // spec (the spec may change between calls; spec.repeat and the sweep's
 // fields are not used); the watchdog counts only while a run is in flight.

@@ -1,4 +1,4 @@
-// The real-thread parallelism figure (issue #18, point 5): how often a worker
+// The real-thread parallelism figure: how often a worker
 // sleeps while a job waits in its pool's deques or injector. rayon-core allows
 // such windows - a sleepy worker that misses an internal push costs "one
 // helper fewer" (sleep/README.md §5, kind 2) - so on real threads they are a

@@ -89,7 +89,7 @@ concept Platform =
 // A check whose condition executes atomics (a load, a pop): on the engines'
 // platforms it would add a happens-before edge and a scheduling point that
 // release-build rayon-core does not have (an Acquire load synchronising with
-// terminate_count's last RMW can hide a missing edge; issue #37). Evaluated
+// terminate_count's last RMW can hide a missing edge). Evaluated
 // only where P::kCheckSyncInvariants (the unit tests' platform, outside any
 // engine); off in the simulator, the noisy stress platform and Relacy.
 #define WSSTRESS_CHECK_SYNC(P, cond, what) WSSTRESS_CHECK_IF(P::kCheckSyncInvariants, P, cond, what)
