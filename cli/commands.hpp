@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The subcommands of `wsstress`, one file each (smoke.cpp, run_cmd.cpp,
 // sim_cmd.cpp for sim and replay, fuzz_cmd.cpp, relacy_cmd.cpp,
 // mutants_cmd.cpp, oracle_cmd.cpp): each registers its options on the parser and returns how

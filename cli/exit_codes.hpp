@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // A verdict's and a sweep's exit code, among the tool's exit codes
 // (wsstress/exit_code.hpp, which the engines share).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // `wsstress fuzz`: runs a fuzz target (fuzz/: libFuzzer under the fuzz preset,
 // the standalone random driver under g++) as a child for a time budget, shows
 // its progress, and turns a finding into a reproducer `wsstress replay` runs;
@@ -13,21 +14,21 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
-#include <random>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <sstream>
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "output.hpp"
 #include "report.hpp"
-#include "wsstress/matrix/fuzz.hpp"
+#include "wsstress/core/catalog.hpp"
 #include "wsstress/core/run_flags.hpp"
 #include "wsstress/core/shown.hpp"
+#include "wsstress/core/sweep.hpp"
+#include "wsstress/matrix/fuzz.hpp"
 #include "wsstress/sim/fuzz_input.hpp"
 #include "wsstress/sim/reads_from.hpp"
-#include "wsstress/core/catalog.hpp"
-#include "wsstress/core/sweep.hpp"
 
 namespace wsstress::cli {
 
@@ -72,17 +73,21 @@ void print_converted(const FuzzOptions& o, const ConvertedFile& c, const std::st
   }
   if (c.crashed) {
     std::fprintf(text_out(), "  simulator:   %s: %s\n", c.verdict.c_str(), c.message.c_str());
-    std::fprintf(text_out(), "  reproducer:  %s (the crash input; the simulator's replay of it crashes)\n", crash.c_str());
+    std::fprintf(text_out(), "  reproducer:  %s (the crash input; the simulator's replay of it crashes)\n",
+                 crash.c_str());
     std::fprintf(text_out(), "  replay:      %s\n", crash_replay_command(o, crash).c_str());
   } else if (c.failing) {
     std::fprintf(text_out(), "  simulator:   %s: %s\n", c.verdict.c_str(), c.message.c_str());
     std::fprintf(text_out(), "  reproducer:  %s (exact: every scheduling decision recorded)\n", c.repro_path.c_str());
     std::fprintf(text_out(), "  replay:      %s\n", core::repro_replay_command(c.repro_path, true).c_str());
   } else if (takes_programs(o.target)) {
-    std::fprintf(text_out(), "  simulator:   no failing interleaving found for this program (100 seeds x SC/TSO, the portfolio's strategies)\n");
+    std::fprintf(
+        text_out(),
+        "  simulator:   no failing interleaving found for this program (100 seeds x SC/TSO, the portfolio's strategies)\n");
     std::fprintf(text_out(), "  reproducer:  %s (the program; replays the simulator's seed 0)\n", c.repro_path.c_str());
   } else {
-    std::fprintf(text_out(), "  simulator:   this input's run passes (%s)\n", c.message.empty() ? "no failure" : c.message.c_str());
+    std::fprintf(text_out(), "  simulator:   this input's run passes (%s)\n",
+                 c.message.empty() ? "no failure" : c.message.c_str());
     std::fprintf(text_out(), "  reproducer:  %s (its schedule, recorded)\n", c.repro_path.c_str());
   }
   if (takes_programs(o.target)) {
@@ -130,7 +135,7 @@ int convert_command(const FuzzOptions& o, bool target_given) {
     if (!c.failing) return kInternal;  // a failing input stays a finding when only its reproducer was not written
   }
   std::fprintf(text_out(), "convert: %s_fuzzer input, mutant %s: %s\n", o.target.c_str(), o.mutant.c_str(),
-              c.failing ? "fails" : "passes in the simulator");
+               c.failing ? "fails" : "passes in the simulator");
   print_converted(o, c, o.convert);
   return c.failing ? kFailed : kOk;
 }
@@ -138,28 +143,34 @@ int convert_command(const FuzzOptions& o, bool target_given) {
 // The outcome, as text and as the JSON report's document.
 int report_fuzz(const FuzzOptions& o, const FuzzRun& run, const std::string& corpus, nlohmann::json& j) {
   const double secs = run.secs;
-  j = {{"schema", "wsstress.fuzz/1"}, {"target", o.target}, {"mutant", o.mutant},
+  j = {{"schema", "wsstress.fuzz/1"},
+       {"target", o.target},
+       {"mutant", o.mutant},
        {"scenario", o.scenario.empty() ? nlohmann::json() : nlohmann::json(o.scenario)},
-       {"engine", run.engine},        {"seconds", secs},    {"runs", run.execs},
+       {"engine", run.engine},
+       {"seconds", secs},
+       {"runs", run.execs},
        {"exec_per_s", secs > 0 ? static_cast<double>(run.execs) / secs : 0.0},
        // The standalone driver measures no coverage: null, not a 0 that reads as one.
        {"coverage", run.standalone ? nlohmann::json() : nlohmann::json(run.cov)},
        {"failures", nlohmann::json::array()},
-       {"stopped_by", run.stopped_by_signal != 0 ? nlohmann::json(core::signal_name(run.stopped_by_signal))
-                                                 : nlohmann::json()}};
+       {"stopped_by",
+        run.stopped_by_signal != 0 ? nlohmann::json(core::signal_name(run.stopped_by_signal)) : nlohmann::json()}};
   std::fprintf(text_out(), "fuzz: %s_fuzzer, mutant %s%s, %s\n", o.target.c_str(), o.mutant.c_str(),
                o.scenario.empty() ? "" : (", scenario " + o.scenario).c_str(), run.engine.c_str());
   if (run.standalone && o.jobs > 1) {
-    std::fprintf(stderr, "wsstress: note: --jobs %u needs libFuzzer (the fuzz preset's build: cmake --workflow "
-                         "--preset fuzz); this build's standalone driver ran one process\n", o.jobs);
+    std::fprintf(stderr,
+                 "wsstress: note: --jobs %u needs libFuzzer (the fuzz preset's build: cmake --workflow "
+                 "--preset fuzz); this build's standalone driver ran one process\n",
+                 o.jobs);
   }
   if (run.killed) {
     std::fprintf(text_out(), "fuzz: the fuzzer did not stop at its time budget; stopped it after %.0f s\n", secs);
     return kHang;
   }
   if (!run.crash.empty()) {
-    std::fprintf(text_out(), "fuzz: FINDING after %llu executions in %.1f s\n", static_cast<unsigned long long>(run.finding_execs),
-                secs);
+    std::fprintf(text_out(), "fuzz: FINDING after %llu executions in %.1f s\n",
+                 static_cast<unsigned long long>(run.finding_execs), secs);
     const Result<ConvertedFile> converted = convert(o, run.crash, run.crash + ".repro");
     // A crash file that cannot be read, or a reproducer that cannot be
     // written, is said; the finding still stands.
@@ -169,13 +180,14 @@ int report_fuzz(const FuzzOptions& o, const FuzzRun& run, const std::string& cor
     // The target's own report (verdict, state dump) is in the child's output.
     for (const std::string& l : run.verdict_lines) std::fprintf(text_out(), "  %s\n", l.substr(3).c_str());
     print_converted(o, c, run.crash);
-    j["failures"].push_back({{"verdict", c.failing ? c.verdict : std::string("bug")},
-                             {"message", c.message},
-                             {"crash", run.crash},
-                             {"repro", c.repro_path},
-                             {"replay", c.crashed ? crash_replay_command(o, run.crash) : core::repro_replay_command(c.repro_path)},
-                             {"executions", run.finding_execs},
-                             {"at_seconds", secs}});
+    j["failures"].push_back(
+        {{"verdict", c.failing ? c.verdict : std::string("bug")},
+         {"message", c.message},
+         {"crash", run.crash},
+         {"repro", c.repro_path},
+         {"replay", c.crashed ? crash_replay_command(o, run.crash) : core::repro_replay_command(c.repro_path)},
+         {"executions", run.finding_execs},
+         {"at_seconds", secs}});
     return kFailed;
   }
   if (run.stopped_by_signal != 0) {
@@ -188,8 +200,8 @@ int report_fuzz(const FuzzOptions& o, const FuzzRun& run, const std::string& cor
     const std::string coverage =
         run.standalone ? "coverage: not measured (standalone driver)" : "coverage " + std::to_string(run.cov);
     std::fprintf(text_out(), "fuzz: no finding: %llu executions in %.1f s (%.0f exec/s), %s, corpus %s\n",
-                static_cast<unsigned long long>(run.execs), secs,
-                secs > 0 ? static_cast<double>(run.execs) / secs : 0.0, coverage.c_str(), corpus.c_str());
+                 static_cast<unsigned long long>(run.execs), secs,
+                 secs > 0 ? static_cast<double>(run.execs) / secs : 0.0, coverage.c_str(), corpus.c_str());
     return kOk;
   }
   std::fprintf(stderr, "wsstress: error: the fuzz target ended (%s %d) without a finding; its last lines:\n",
@@ -205,7 +217,8 @@ int report_fuzz(const FuzzOptions& o, const FuzzRun& run, const std::string& cor
 // reproducer at once, as exact as the target's.
 int reads_from_command(const FuzzOptions& o) {
   if (mkdir(o.out_dir.c_str(), 0755) != 0 && errno != EEXIST) {
-    std::fprintf(stderr, "wsstress: error: --out: cannot create %s: %s\n", shown(o.out_dir).c_str(), std::strerror(errno));
+    std::fprintf(stderr, "wsstress: error: --out: cannot create %s: %s\n", shown(o.out_dir).c_str(),
+                 std::strerror(errno));
     return kUsage;
   }
   sim::ReadsFromOptions ro;
@@ -216,19 +229,27 @@ int reads_from_command(const FuzzOptions& o) {
   ro.max_seconds = o.time_s;
   ro.max_constraints = o.max_constraints;
   const std::string scenario = sim::reads_from_scenario(o.mutant, o.scenario);
-  std::fprintf(text_out(), "fuzz: reads-from fuzzing (in process), mutant %s, scenario %s, seed %llu, at most %u constraints\n",
+  std::fprintf(text_out(),
+               "fuzz: reads-from fuzzing (in process), mutant %s, scenario %s, seed %llu, at most %u constraints\n",
                o.mutant.c_str(), scenario.c_str(), static_cast<unsigned long long>(ro.seed), ro.max_constraints);
   const bool tty = !o.quiet && isatty(2);
   const sim::ReadsFromResult r = sim::reads_from_fuzz(ro, [&](const sim::ReadsFromResult& p) {
-    if (tty) std::fprintf(stderr, "\rfuzz reads-from: %.0f s, %llu schedules, %zu pairs, corpus %zu   ", p.seconds,
-                          static_cast<unsigned long long>(p.schedules), p.pairs, p.corpus);
+    if (tty)
+      std::fprintf(stderr, "\rfuzz reads-from: %.0f s, %llu schedules, %zu pairs, corpus %zu   ", p.seconds,
+                   static_cast<unsigned long long>(p.schedules), p.pairs, p.corpus);
   });
   if (tty) std::fprintf(stderr, "\n");
-  nlohmann::json j = {{"schema", "wsstress.fuzz/1"}, {"target", "schedule"}, {"mutant", o.mutant},
+  nlohmann::json j = {{"schema", "wsstress.fuzz/1"},
+                      {"target", "schedule"},
+                      {"mutant", o.mutant},
                       {"scenario", o.scenario.empty() ? nlohmann::json() : nlohmann::json(o.scenario)},
-                      {"engine", "reads-from (in process)"}, {"seconds", r.seconds}, {"runs", r.schedules},
+                      {"engine", "reads-from (in process)"},
+                      {"seconds", r.seconds},
+                      {"runs", r.schedules},
                       {"exec_per_s", r.seconds > 0 ? static_cast<double>(r.schedules) / r.seconds : 0.0},
-                      {"coverage", r.pairs}, {"failures", nlohmann::json::array()}, {"stopped_by", nullptr}};
+                      {"coverage", r.pairs},
+                      {"failures", nlohmann::json::array()},
+                      {"stopped_by", nullptr}};
   int code = kOk;
   if (r.found) {
     const std::string path = o.out_dir + "/reads-from-" + std::to_string(ro.seed) + ".repro";
@@ -247,17 +268,24 @@ int reads_from_command(const FuzzOptions& o) {
                  sim::memory_name(r.repro.config.memory));
     std::fprintf(text_out(), "  reproducer:  %s (exact: every scheduling decision recorded)\n", path.c_str());
     std::fprintf(text_out(), "  replay:      %s\n", core::repro_replay_command(path, true).c_str());
-    std::fprintf(text_out(), "  input:       %s (reads_from_fuzzer's; %s)\n", input.c_str(),
-                 core::fuzz_command({.target = "reads_from", .convert = input, .mutant = o.mutant, .scenario = o.scenario})
-                     .c_str());
-    j["failures"].push_back({{"verdict", r.repro.verdict}, {"message", r.repro.message}, {"crash", nullptr},
-                             {"repro", path}, {"replay", core::repro_replay_command(path)},
-                             {"executions", r.schedules}, {"at_seconds", r.seconds}});
+    std::fprintf(
+        text_out(), "  input:       %s (reads_from_fuzzer's; %s)\n", input.c_str(),
+        core::fuzz_command({.target = "reads_from", .convert = input, .mutant = o.mutant, .scenario = o.scenario})
+            .c_str());
+    j["failures"].push_back({{"verdict", r.repro.verdict},
+                             {"message", r.repro.message},
+                             {"crash", nullptr},
+                             {"repro", path},
+                             {"replay", core::repro_replay_command(path)},
+                             {"executions", r.schedules},
+                             {"at_seconds", r.seconds}});
     code = kFailed;
   } else {
-    std::fprintf(text_out(), "fuzz: no finding: %llu schedules in %.1f s, %zu reads-from pairs, corpus %zu, %llu postponed loads run by force\n",
-                 static_cast<unsigned long long>(r.schedules), r.seconds, r.pairs, r.corpus,
-                 static_cast<unsigned long long>(r.forced));
+    std::fprintf(
+        text_out(),
+        "fuzz: no finding: %llu schedules in %.1f s, %zu reads-from pairs, corpus %zu, %llu postponed loads run by force\n",
+        static_cast<unsigned long long>(r.schedules), r.seconds, r.pairs, r.corpus,
+        static_cast<unsigned long long>(r.forced));
   }
   return o.json_path.empty() ? code : write_report("--json", o.json_path, j.dump(2) + "\n", code);
 }
@@ -268,12 +296,15 @@ int fuzz_command(const FuzzOptions& o, bool target_given) {
   const std::string bin_dir = o.fuzz_bin.empty() ? default_fuzz_bin(o.self) : o.fuzz_bin;
   const std::string bin = bin_dir + "/" + o.target + "_fuzzer";
   if (!is_exec(bin)) {
-    std::fprintf(stderr, "wsstress: error: no fuzz target %s (build it: cmake --workflow --preset fuzz, then run "
-                         "build/fuzz/cli/wsstress fuzz, or pass --fuzz-bin)\n", bin.c_str());
+    std::fprintf(stderr,
+                 "wsstress: error: no fuzz target %s (build it: cmake --workflow --preset fuzz, then run "
+                 "build/fuzz/cli/wsstress fuzz, or pass --fuzz-bin)\n",
+                 bin.c_str());
     return kUsage;
   }
   if (mkdir(o.out_dir.c_str(), 0755) != 0 && errno != EEXIST) {
-    std::fprintf(stderr, "wsstress: error: --out: cannot create %s: %s\n", shown(o.out_dir).c_str(), std::strerror(errno));
+    std::fprintf(stderr, "wsstress: error: --out: cannot create %s: %s\n", shown(o.out_dir).c_str(),
+                 std::strerror(errno));
     return kUsage;
   }
   const std::string corpus = o.out_dir + "/corpus-" + o.target;
@@ -296,16 +327,16 @@ int fuzz_command(const FuzzOptions& o, bool target_given) {
 
 // Returns the --target option, whose count --convert needs.
 CLI::Option* add_fuzz_options(CLI::App* cmd, FuzzOptions& o) {
-  CLI::Option* target = one_of(cmd->add_option("--target", o.target,
-                         "program (nested programs on real threads), oracle (the same programs on the port and on "
-                         "rayon-core 1.10.1, compared), schedule (the simulator's decisions) or reads_from (the "
-                         "simulator steered by reads-from constraints, RFF under libFuzzer)"),
-         {"program", "oracle", "schedule", "reads_from"})
-      ->capture_default_str();
+  CLI::Option* target =
+      one_of(cmd->add_option("--target", o.target,
+                             "program (nested programs on real threads), oracle (the same programs on the port and on "
+                             "rayon-core 1.10.1, compared), schedule (the simulator's decisions) or reads_from (the "
+                             "simulator steered by reads-from constraints, RFF under libFuzzer)"),
+             {"program", "oracle", "schedule", "reads_from"})
+          ->capture_default_str();
   add_max_seconds(cmd, o.time_s, "seconds to fuzz", 1.0, 604800.0);
   add_table_option(cmd, "--hang-timeout", core::kFuzzCommand, o.hang_timeout_s);
-  cmd->add_option("--jobs", o.jobs, "parallel fuzzing processes (libFuzzer -fork)")
-      ->check(whole_range(1, 256));
+  cmd->add_option("--jobs", o.jobs, "parallel fuzzing processes (libFuzzer -fork)")->check(whole_range(1, 256));
   add_table_option(cmd, "--mutant", core::kFuzzCommand, o.mutant);
   one_of(cmd->add_option("--scenario", o.scenario,
                          "--target schedule or reads_from: fuzz this scenario's schedules only (default: each "
@@ -356,23 +387,26 @@ Subcommand add_fuzz(CLI::App& parent, const std::string& self) {
       "fuzz", "run a fuzz target (fuzz/) for a time budget and turn a finding into a reproducer; exit 0 no "
               "finding, 1 finding");
   CLI::Option* target = add_fuzz_options(cmd, *o);
-  return {cmd, [o, target] {
-    auto ok = claim_stdout({{"--convert", &o->convert}, {"--json", &o->json_path}, {"--repro", &o->repro_path}});
-    if (!ok) return usage_error(ok.error());
-    if (!o->scenario.empty() && o->target != "schedule" && o->target != "reads_from") {
-      return usage_error("--scenario is for --target schedule or reads_from");
-    }
-    if (o->reads_from && o->target != "schedule") return usage_error("--reads-from is for --target schedule");
-    if (o->reads_from && !o->convert.empty()) return usage_error("--reads-from fuzzes; --convert converts: give one");
-    // A working folder that cannot be one is a bad command line, said before any work.
-    if (struct stat st {}; o->convert.empty() && ::stat(o->out_dir.c_str(), &st) == 0) {
-      if (!S_ISDIR(st.st_mode)) return usage_error("--out: " + shown(o->out_dir) + " is not a folder");
-      if (::access(o->out_dir.c_str(), W_OK | X_OK) != 0) {
-        return usage_error("--out: folder " + shown(o->out_dir) + " cannot be written (" + std::strerror(errno) + ")");
-      }
-    }
-    return fuzz_command(*o, target->count() > 0);
-  }};
+  return {
+      cmd, [o, target] {
+        auto ok = claim_stdout({{"--convert", &o->convert}, {"--json", &o->json_path}, {"--repro", &o->repro_path}});
+        if (!ok) return usage_error(ok.error());
+        if (!o->scenario.empty() && o->target != "schedule" && o->target != "reads_from") {
+          return usage_error("--scenario is for --target schedule or reads_from");
+        }
+        if (o->reads_from && o->target != "schedule") return usage_error("--reads-from is for --target schedule");
+        if (o->reads_from && !o->convert.empty())
+          return usage_error("--reads-from fuzzes; --convert converts: give one");
+        // A working folder that cannot be one is a bad command line, said before any work.
+        if (struct stat st{}; o->convert.empty() && ::stat(o->out_dir.c_str(), &st) == 0) {
+          if (!S_ISDIR(st.st_mode)) return usage_error("--out: " + shown(o->out_dir) + " is not a folder");
+          if (::access(o->out_dir.c_str(), W_OK | X_OK) != 0) {
+            return usage_error("--out: folder " + shown(o->out_dir) + " cannot be written (" + std::strerror(errno) +
+                               ")");
+          }
+        }
+        return fuzz_command(*o, target->count() > 0);
+      }};
 }
 
 }  // namespace wsstress::cli

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // `wsstress generate bash|zsh|man-sections` (hidden): shell completions and
 // the man page's subcommand sections, generated from the parser itself, so
 // they cannot drift from the options. The build runs it (cli/CMakeLists.txt):
@@ -53,8 +54,10 @@ std::string value_cases(const std::string& path, const CLI::App* app) {
     const bool file = (c != nullptr && c->files) || o->get_type_name().find(":FILE") != std::string::npos;
     if (c == nullptr && !file) continue;
     std::string pattern;
-    for (const std::string& n : o->get_snames()) pattern += (pattern.empty() ? "" : "|") + ("\"" + path + ":-" + n + "\"");
-    for (const std::string& n : o->get_lnames()) pattern += (pattern.empty() ? "" : "|") + ("\"" + path + ":--" + n + "\"");
+    for (const std::string& n : o->get_snames())
+      pattern += (pattern.empty() ? "" : "|") + ("\"" + path + ":-" + n + "\"");
+    for (const std::string& n : o->get_lnames())
+      pattern += (pattern.empty() ? "" : "|") + ("\"" + path + ":--" + n + "\"");
     if (file) {
       s += "    " + pattern + ") COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n";
       continue;
@@ -124,14 +127,17 @@ Subcommand add_generate(CLI::App& app) {
   auto path = std::make_shared<std::string>("-");
   CLI::App* cmd = app.add_subcommand("generate", "bash or zsh completions, or the man page's subcommand sections");
   cmd->group("");  // for the build, not for users' --help
-  cmd->add_option("what", *what, "bash, zsh or man-sections")->required()->check(CLI::IsMember({"bash", "zsh", "man-sections"}));
+  cmd->add_option("what", *what, "bash, zsh or man-sections")
+      ->required()
+      ->check(CLI::IsMember({"bash", "zsh", "man-sections"}));
   cmd->add_option("--output", *path, "where to write it ('-': stdout)")->check(output_path());
   return {cmd, [&app, what, path] {
             std::string out;
             if (*what == "bash") out = bash_script(app);
             if (*what == "zsh") {
               out = "#compdef wsstress\n# zsh completion for wsstress: the bash one, through bashcompinit\n"
-                    "autoload -U +X bashcompinit && bashcompinit\n" + bash_script(app);
+                    "autoload -U +X bashcompinit && bashcompinit\n" +
+                    bash_script(app);
             }
             if (*what == "man-sections") out = man_sections(app);
             if (const Result<void> written = write_output(*path, out); !written) {

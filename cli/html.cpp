@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The offline HTML reports (see html.hpp). The page is static HTML and CSS
 // with the timeline's data as JSON in a script element and a small script that
 // draws it on a canvas: no external resource, so it opens without a network.
@@ -63,8 +64,8 @@ nlohmann::json timeline_json(const Timeline& t) {
   for (const auto& m : t.preemptions) {
     if (m.step >= start) preempted.push_back({m.fiber, m.step});
   }
-  return {{"lanes", lanes}, {"runs", runs},       {"blocked", blocked},     {"wakes", wakes},
-          {"missed", missed}, {"preempted", preempted}, {"start", start}, {"end", t.end}};
+  return {{"lanes", lanes},   {"runs", runs},           {"blocked", blocked}, {"wakes", wakes},
+          {"missed", missed}, {"preempted", preempted}, {"start", start},     {"end", t.end}};
 }
 
 const char* kStyle = R"(body{font:14px system-ui,sans-serif;margin:24px;color:#222}
@@ -146,26 +147,30 @@ std::string page(const std::string& title, const std::string& body) {
 std::string sim_html(const sim::SimResult& r, const HtmlRunHeader& h) {
   const bool pass = r.verdict.kind == core::VerdictKind::Pass;
   const Timeline t = build_timeline(r);
-  std::string body = std::string("<h1 class=\"") + (pass ? "pass" : "fail") + "\">verdict: " +
-                     core::verdict_name(r.verdict.kind) + (r.verdict.message.empty() ? "" : ": " + escape(r.verdict.message)) +
-                     "</h1>\n<p>" + escape(h.title) + "; " + std::to_string(r.steps) + " scheduling points</p>\n";
+  std::string body = std::string("<h1 class=\"") + (pass ? "pass" : "fail") +
+                     "\">verdict: " + core::verdict_name(r.verdict.kind) +
+                     (r.verdict.message.empty() ? "" : ": " + escape(r.verdict.message)) + "</h1>\n<p>" +
+                     escape(h.title) + "; " + std::to_string(r.steps) + " scheduling points</p>\n";
   if (!h.replay.empty()) body += "<p>replay: <code>" + escape(h.replay) + "</code></p>\n";
   body += "<h2>Timeline</h2>\n";
-  if (t.end > kMaxSteps) body += "<p>the last " + std::to_string(kMaxSteps) + " of " + std::to_string(t.end) + " steps</p>\n";
-  body += "<p class=\"legend\"><span><i class=\"sw\" style=\"background:#1f6feb\"></i>runs</span>"
-          "<span><i class=\"sw\" style=\"background:#e3a008\"></i>blocked (wait, join, sleep)</span>"
-          "<span><i class=\"sw\" style=\"background:#1a7f37\"></i>wake-up</span>"
-          "<span><i class=\"sw\" style=\"background:#d93025\"></i>blocked to the end: never woken (a lost wake-up)</span>"
-          "<span><i class=\"sw\" style=\"background:#8250df\"></i>preempted (the strategy switched away)</span>"
-          "<span><i class=\"sw\" style=\"background:#b3261e\"></i>&times; a wake-up that found nobody blocked</span>"
-          "<span>right: each fiber's last sleep-module event (the gate of sleep() it reached)</span></p>\n"
-          "<div id=\"wrap\"><canvas id=\"tl\"></canvas></div>\n<p id=\"selftest\"></p>\n";
+  if (t.end > kMaxSteps)
+    body += "<p>the last " + std::to_string(kMaxSteps) + " of " + std::to_string(t.end) + " steps</p>\n";
+  body +=
+      "<p class=\"legend\"><span><i class=\"sw\" style=\"background:#1f6feb\"></i>runs</span>"
+      "<span><i class=\"sw\" style=\"background:#e3a008\"></i>blocked (wait, join, sleep)</span>"
+      "<span><i class=\"sw\" style=\"background:#1a7f37\"></i>wake-up</span>"
+      "<span><i class=\"sw\" style=\"background:#d93025\"></i>blocked to the end: never woken (a lost wake-up)</span>"
+      "<span><i class=\"sw\" style=\"background:#8250df\"></i>preempted (the strategy switched away)</span>"
+      "<span><i class=\"sw\" style=\"background:#b3261e\"></i>&times; a wake-up that found nobody blocked</span>"
+      "<span>right: each fiber's last sleep-module event (the gate of sleep() it reached)</span></p>\n"
+      "<div id=\"wrap\"><canvas id=\"tl\"></canvas></div>\n<p id=\"selftest\"></p>\n";
   if (!r.verdict.explanation.empty()) {
     std::string why;
     for (const std::string& line : r.verdict.explanation) why += line + "\n";
     body += "<h2>Why it was never woken</h2>\n<pre class=\"why\">" + escape(why) + "</pre>\n";
   }
-  if (!r.verdict.dump.empty()) body += "<h2>State when it was detected</h2>\n<pre>" + escape(r.verdict.dump) + "</pre>\n";
+  if (!r.verdict.dump.empty())
+    body += "<h2>State when it was detected</h2>\n<pre>" + escape(r.verdict.dump) + "</pre>\n";
   body += "<script type=\"application/json\" id=\"timeline\">" + script_json(timeline_json(t)) + "</script>\n<script>" +
           kScript + "</script>\n";
   return page("wsstress: " + std::string(core::verdict_name(r.verdict.kind)) + " - " + h.title, body);
@@ -177,7 +182,8 @@ std::string matrix_html(const std::vector<matrix::MatrixReport>& per_engine) {
   const auto& first = per_engine.front();
   char budget[32];
   std::snprintf(budget, sizeof budget, "%g", first.spec.budget_s);
-  body += std::string("<p>budget ") + budget + " s per mutant and engine; green caught, grey clean, "
+  body += std::string("<p>budget ") + budget +
+          " s per mutant and engine; green caught, grey clean, "
           "red not as the catalog expects, orange an engine error, yellow incomplete (a search stopped at its "
           "limit)</p>\n<table>\n<tr><th>mutant</th><th>scenario</th>";
   for (const auto& m : per_engine) body += "<th>" + escape(m.spec.engine) + "</th>";
@@ -191,11 +197,11 @@ std::string matrix_html(const std::vector<matrix::MatrixReport>& per_engine) {
       }
       const auto& row = m.rows[i];
       const char* cls = row.outcome.rfind("error", 0) == 0 ? "error"
-                        : !row.as_expected               ? "unexpected"
-                        : row.outcome == "not modelled"  ? "nm"
-                        : matrix::is_incomplete(row)     ? "incomplete"
-                        : row.caught                     ? "caught"
-                                                         : "clean";
+                        : !row.as_expected                 ? "unexpected"
+                        : row.outcome == "not modelled"    ? "nm"
+                        : matrix::is_incomplete(row)       ? "incomplete"
+                        : row.caught                       ? "caught"
+                                                           : "clean";
       body += std::string("<td class=\"") + cls + "\">" + escape(matrix_cell(m.spec.engine, row));
       if (row.caught && !row.replay.empty()) body += "<br><code>" + escape(row.replay) + "</code>";
       body += "</td>";
@@ -206,7 +212,8 @@ std::string matrix_html(const std::vector<matrix::MatrixReport>& per_engine) {
 }
 
 std::string scoreboard_html(const matrix::ScoreboardReport& r) {
-  std::string body = "<h1>wsstress scoreboard</h1>\n<p>" + escape(scoreboard_header_text(r.spec, r.cells.size() * r.spec.runs)) + "; " +
+  std::string body = "<h1>wsstress scoreboard</h1>\n<p>" +
+                     escape(scoreboard_header_text(r.spec, r.cells.size() * r.spec.runs)) + "; " +
                      std::to_string(r.cells.size()) + " cells in " + std::to_string(static_cast<long>(r.elapsed_s)) +
                      " s</p>\n";
   std::string svg = scoreboard_svg(r);
@@ -241,10 +248,11 @@ std::string scoreboard_html(const matrix::ScoreboardReport& r) {
   }
   body += "</table>\n<h2>Summary (targets expected to fail)</h2>\n<pre>";
   for (const matrix::StrategySummary& s : matrix::strategy_summaries(r)) {
-    body += escape(std::string(sim::memory_name(s.memory)) + " " + sim::strategy_name(s.strategy) + ": found " +
-                   std::to_string(s.found) + "/" + std::to_string(s.runs) + " runs, " + std::to_string(s.always_found) +
-                   "/" + std::to_string(s.targets) + " targets in every run, best median on " + std::to_string(s.best)) +
-            "\n";
+    body +=
+        escape(std::string(sim::memory_name(s.memory)) + " " + sim::strategy_name(s.strategy) + ": found " +
+               std::to_string(s.found) + "/" + std::to_string(s.runs) + " runs, " + std::to_string(s.always_found) +
+               "/" + std::to_string(s.targets) + " targets in every run, best median on " + std::to_string(s.best)) +
+        "\n";
   }
   return page("wsstress scoreboard", body + "</pre>\n");
 }

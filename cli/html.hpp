@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Offline HTML reports: one self-contained file, no
 // network, that a browser opens from disk. A simulated run's report shows its
 // verdict, how to replay it, a timeline of its interleaving drawn from the
@@ -10,9 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "wsstress/matrix/report.hpp"
 #include "wsstress/matrix/scoreboard.hpp"
 #include "wsstress/sim/sim.hpp"
-#include "wsstress/matrix/report.hpp"
 
 namespace wsstress::cli {
 

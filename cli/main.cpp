@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // `wsstress`: the command-line front end. It wires the subcommands (each in
 // its own file, see commands.hpp) into one parser, parses, runs the chosen one
 // and maps a parse error to the documented usage exit code (exit_codes.hpp).
@@ -10,11 +11,11 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "wsstress/core/shown.hpp"
 #include "exit_codes.hpp"
 #include "output.hpp"
 #include "subcommands.hpp"
 #include "version.hpp"
+#include "wsstress/core/shown.hpp"
 
 namespace {
 
@@ -72,10 +73,10 @@ int main(int argc, char** argv) {
   app.option_defaults()->always_capture_default();
   app.footer("Run `wsstress help SUBCOMMAND` (or `wsstress SUBCOMMAND --help`) for its options and examples.");
   const std::string self = self_path(argv[0]);
-  const std::vector<Subcommand> commands = {add_smoke(app),         add_run(app),    add_sim(app),
+  const std::vector<Subcommand> commands = {add_smoke(app),         add_run(app),        add_sim(app),
                                             add_replay(app),        add_fuzz(app, self), add_relacy(app),
-                                            add_mutants(app, self), add_oracle(app), add_report(app), add_scoreboard(app),
-                                            add_help(app),          add_generate(app)};
+                                            add_mutants(app, self), add_oracle(app),     add_report(app),
+                                            add_scoreboard(app),    add_help(app),       add_generate(app)};
   if (auto bad = unknown_subcommand(app, std::vector<std::string>(argv, argv + argc))) return usage_error(*bad);
   try {
     app.parse(argc, argv);

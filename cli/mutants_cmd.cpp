@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // `wsstress mutants list` and `wsstress mutants check`: the catalog, and the
 // matrix of every mutant under every engine asked for, rendered as a table
 // (rows as they complete on a terminal) and optionally as JSON. The engines
@@ -9,14 +10,14 @@
 #include <cstdio>
 
 #include "commands.hpp"
-#include "wsstress/core/shown.hpp"
 #include "exit_codes.hpp"
 #include "html.hpp"
 #include "output.hpp"
 #include "report.hpp"
-#include "wsstress/matrix/run_matrix.hpp"
 #include "wsstress/core/catalog.hpp"
+#include "wsstress/core/shown.hpp"
 #include "wsstress/core/sweep.hpp"
+#include "wsstress/matrix/run_matrix.hpp"
 
 namespace wsstress::cli {
 
@@ -64,7 +65,8 @@ Result<void> split_commas(const std::string& option, const std::string& text, st
     const auto comma = text.find(',', start);
     const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     if (item.empty()) return fail(option + ": empty name in " + shown(text));
-    if (std::find(out.begin(), out.end(), item) != out.end()) return fail(option + ": " + shown(item) + " is given twice");
+    if (std::find(out.begin(), out.end(), item) != out.end())
+      return fail(option + ": " + shown(item) + " is given twice");
     out.push_back(item);
     if (comma == std::string::npos) return {};
     start = comma + 1;
@@ -116,12 +118,13 @@ int check_command(const CheckOptions& o, const std::string& self) {
                  std::string(matrix::find_engine(engine)->budget_unit()).c_str());
     std::fflush(text_out());
     try {
-      reports.push_back(matrix::run_matrix(spec, *matrix::find_engine(engine), [tty, engine](const matrix::MatrixRow& row) {
-        if (!tty) return;
-        const std::string line = matrix_row_text(engine, row);
-        std::fwrite(line.data(), 1, line.size(), text_out());
-        std::fflush(text_out());
-      }));
+      reports.push_back(
+          matrix::run_matrix(spec, *matrix::find_engine(engine), [tty, engine](const matrix::MatrixRow& row) {
+            if (!tty) return;
+            const std::string line = matrix_row_text(engine, row);
+            std::fwrite(line.data(), 1, line.size(), text_out());
+            std::fflush(text_out());
+          }));
     } catch (const std::exception& e) {
       std::fprintf(stderr, "wsstress: error: %s\n", e.what());
       return kInternal;
@@ -156,10 +159,9 @@ void add_check_options(CLI::App* cmd, CheckOptions& o) {
   add_json(cmd, o.json_path, "write the matrix as JSON (schema wsstress.mutants/3)");
   cmd->add_option("--html", o.html_path, "write the matrix as one self-contained HTML table, coloured by outcome")
       ->check(output_path());
-  cmd->footer(
-      "Examples:\n"
-      "  wsstress mutants check --engine threads,sim-sc,sim-tso,relacy --max-seconds 10\n"
-      "  wsstress mutants check --only no_sleep_fence,latch_set_no_wake --engine sim-tso -o matrix.json");
+  cmd->footer("Examples:\n"
+              "  wsstress mutants check --engine threads,sim-sc,sim-tso,relacy --max-seconds 10\n"
+              "  wsstress mutants check --only no_sleep_fence,latch_set_no_wake --engine sim-tso -o matrix.json");
 }
 
 }  // namespace
@@ -180,7 +182,8 @@ Subcommand add_mutants(CLI::App& parent, const std::string& self) {
               return static_cast<int>(kOk);
             }
             if (auto ok = resolve(*o); !ok) return usage_error(ok.error());
-            if (auto ok = claim_stdout({{"--json", &o->json_path}, {"--html", &o->html_path}}); !ok) return usage_error(ok.error());
+            if (auto ok = claim_stdout({{"--json", &o->json_path}, {"--html", &o->html_path}}); !ok)
+              return usage_error(ok.error());
             return check_command(*o, self);
           }};
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The shared command-line pieces. See options.hpp.
 #include "options.hpp"
 #include "wsstress/core/shown.hpp"
@@ -6,17 +7,17 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cctype>
+#include <cerrno>
 #include <cmath>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <string_view>
 #include <type_traits>
-#include <variant>
 #include <utility>
+#include <variant>
 
 #include "exit_codes.hpp"
 #include "output.hpp"
@@ -107,8 +108,7 @@ CLI::Option* with_table_check(CLI::Option* opt, const core::RunFlag& f, unsigned
   // The mutant list is long: the help shows MUTANT and points to the catalog.
   std::string type(f.long_name().substr(2));
   for (char& c : type) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return completes(opt, f.words())
-      ->check(CLI::Validator([check = f.check](std::string& v) { return check(v); }, type));
+  return completes(opt, f.words())->check(CLI::Validator([check = f.check](std::string& v) { return check(v); }, type));
 }
 
 FlagOptions add_run_flags(CLI::App* cmd, core::RunSpec& spec, unsigned taker, const OwnFlagBinder& own,
@@ -133,7 +133,8 @@ FlagOptions add_run_flags(CLI::App* cmd, core::RunSpec& spec, unsigned taker, co
 void add_sim_flags(CLI::App* cmd, sim::SimCampaignSpec& spec) {
   for (const sim::SimFlag& f : sim::sim_flags()) {
     CLI::Option* opt = cmd->add_option_function<std::string>(
-        std::string(f.flag.names), [&spec, set = f.set](const std::string& v) { set(spec, v); }, std::string(f.flag.help));
+        std::string(f.flag.names), [&spec, set = f.set](const std::string& v) { set(spec, v); },
+        std::string(f.flag.help));
     opt->default_str(f.get(spec))->type_name(f.flag.kind == core::FlagKind::Whole ? "UINT" : "TEXT");
     with_table_check(opt, f.flag, core::kSimCommand);
   }
@@ -177,7 +178,8 @@ Result<void> SeedOptions::resolve(core::SeedRange& range, core::Shard& shard_out
   }
   // 2^64 seeds in one shard cannot be counted (a sweep would plan none).
   if (range.to - range.from == UINT64_MAX && shard_out.count == 1) {
-    return fail("--seeds: " + shown(seeds) + " is 2^64 seeds, more than one sweep can count; end it at "
+    return fail("--seeds: " + shown(seeds) +
+                " is 2^64 seeds, more than one sweep can count; end it at "
                 "18446744073709551614 or split it with --shard");
   }
   return {};
@@ -196,8 +198,7 @@ bool SeedOptions::default_sweep(core::SeedRange& range, double& max_seconds, con
   return true;
 }
 
-Result<void> read_input(const std::string& path, std::string& scenario, bool scenario_given,
-                        std::string& input) {
+Result<void> read_input(const std::string& path, std::string& scenario, bool scenario_given, std::string& input) {
   if (scenario_given && scenario != "program") {
     return fail("--input: a program file is for --scenario program, not " + shown(scenario));
   }

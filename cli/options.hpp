@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // What the subcommands share on the command line: the usage-error line, the
 // option validators, the seed/seeds/shard trio, reading a program file.
 #pragma once
@@ -11,9 +12,9 @@
 #include <vector>
 
 #include "wsstress/core/result.hpp"
-#include "wsstress/sim/flags.hpp"
 #include "wsstress/core/run_flags.hpp"
 #include "wsstress/core/sweep.hpp"
+#include "wsstress/sim/flags.hpp"
 
 namespace wsstress::cli {
 
@@ -29,7 +30,6 @@ int usage_error(const std::string& what);
 
 // The catalog's mutant names, for --mutant's check.
 std::vector<std::string> mutant_names();
-
 
 // A decimal option's check: a finite number in [lo, hi], written in decimal
 // digits ([-]D[.D][eN]: no blanks, no hex, no nan, no inf).
@@ -58,7 +58,8 @@ const Completion* completion_of(const CLI::Option* opt);
 // The options every subcommand spells the same way (one
 // vocabulary). Each returns the option.
 inline constexpr std::size_t kMaxThreads = 64;  // one range for every engine (the simulator's limit)
-CLI::Option* add_threads(CLI::App* cmd, std::size_t& threads, std::size_t lo = 1, const char* what = "worker threads per pool");
+CLI::Option* add_threads(CLI::App* cmd, std::size_t& threads, std::size_t lo = 1,
+                         const char* what = "worker threads per pool");
 CLI::Option* add_max_seconds(CLI::App* cmd, double& seconds, const std::string& what, double lo = 0, double hi = 1e9);
 CLI::Option* add_json(CLI::App* cmd, std::string& path, const std::string& what);
 CLI::Option* add_quiet(CLI::App* cmd, bool& quiet, const std::string& what);
@@ -114,7 +115,6 @@ struct SeedOptions {
 };
 
 // --input FILE: a program's bytes for --scenario program (at most 64 KiB).
-Result<void> read_input(const std::string& path, std::string& scenario, bool scenario_given,
-                        std::string& input);
+Result<void> read_input(const std::string& path, std::string& scenario, bool scenario_given, std::string& input);
 
 }  // namespace wsstress::cli

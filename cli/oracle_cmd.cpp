@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // `wsstress oracle`: programs of the fuzzers' language run on the port and on
 // real rayon-core 1.10.1, their canonical logs compared (stress/oracle.hpp).
 // Here: the options, which programs (a file, a corpus folder, a seed range),
@@ -25,10 +26,10 @@
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "output.hpp"
+#include "wsstress/core/run_flags.hpp"
 #include "wsstress/core/shown.hpp"
 #include "wsstress/core/sweep.hpp"
 #include "wsstress/oracle/oracle.hpp"
-#include "wsstress/core/run_flags.hpp"
 
 namespace wsstress::cli {
 
@@ -104,7 +105,8 @@ std::string oracle_json(const OracleOptions& o, const Tally& t, const std::strin
       {"port_ms_per_program", per_program_ms(t.port_s)},
       {"rayon_ms_per_program", per_program_ms(t.rayon_s)},
       {"budget_exhausted", t.budget_exhausted},
-      {"stopped_by", t.stopped_by_signal != 0 ? nlohmann::json(core::signal_name(t.stopped_by_signal)) : nlohmann::json()},
+      {"stopped_by",
+       t.stopped_by_signal != 0 ? nlohmann::json(core::signal_name(t.stopped_by_signal)) : nlohmann::json()},
       {"verdict", verdict},
       {"findings", t.findings},
   };
@@ -142,8 +144,8 @@ std::string finding_text(const OracleOptions& o, const Input& in, const std::str
   core::ByteSource src(reinterpret_cast<const std::uint8_t*>(in.bytes.data()), in.bytes.size());
   return "finding: " + what + "\n  program file: " + file +
          (in.from_seed ? " (seed " + std::to_string(in.seed) + ")" : "") + "\n  program:\n" +
-         indent(core::Program::decode(src).render(), "  ") + body + "  replay: " + core::oracle_command(file, o.mutant) +
-         "\n";
+         indent(core::Program::decode(src).render(), "  ") + body +
+         "  replay: " + core::oracle_command(file, o.mutant) + "\n";
 }
 
 nlohmann::json finding_json(const OracleOptions& o, const Input& in, const std::string& what) {
@@ -231,8 +233,9 @@ std::string logs_body(const core::ProgramLog::Facts& port, const core::ProgramLo
 bool compare_one(const OracleOptions& o, oracle::RayonChild& child, const Input& in, Tally& t) {
   ++t.programs;
   const std::string hook = oracle::rayon_hook(o.test_fault);
-  const oracle::SideRun rayon = o.child_per_program ? oracle::run_rayon(child.runner(), in.bytes, o.hang_timeout_s, hook)
-                                                    : child.run(in.bytes, o.hang_timeout_s);
+  const oracle::SideRun rayon = o.child_per_program
+                                    ? oracle::run_rayon(child.runner(), in.bytes, o.hang_timeout_s, hook)
+                                    : child.run(in.bytes, o.hang_timeout_s);
   if (core::StopSignals::requested() != 0 && rayon.status != oracle::SideStatus::Ok) {
     // The signal reached rayon-core's runner too (a terminal's ^C goes to the
     // process group): this program did not finish, and is not a finding.
@@ -253,8 +256,8 @@ bool compare_one(const OracleOptions& o, oracle::RayonChild& child, const Input&
   core::ByteSource src(reinterpret_cast<const std::uint8_t*>(in.bytes.data()), in.bytes.size());
   const core::Program prog = core::Program::decode(src);
   auto on_hang = [&](const std::string& dump) {
-    print_finding(o, in, "the port hangs", "  rayon-core log:\n" + indent(oracle::log_text(rayon.facts)) +
-                                               "  port state:\n" + indent(dump));
+    print_finding(o, in, "the port hangs",
+                  "  rayon-core log:\n" + indent(oracle::log_text(rayon.facts)) + "  port state:\n" + indent(dump));
     ++t.hangs;
     std::fputs("verdict: hang\n", text_out());
     const int code = write_json("hang", kHang);
@@ -282,9 +285,11 @@ bool compare_one(const OracleOptions& o, oracle::RayonChild& child, const Input&
     return true;
   }
   ++t.differ;
-  std::string body = port.sequential.empty() ? "" : "  the port disagrees with the sequential interpreter: " + port.sequential + "\n";
+  std::string body =
+      port.sequential.empty() ? "" : "  the port disagrees with the sequential interpreter: " + port.sequential + "\n";
   const std::string port_name = o.mutant == "none" ? "the port" : "the port (mutant " + o.mutant + ")";
-  print_finding(o, in, port_name + (same ? " disagrees with the sequential interpreter" : " and rayon-core 1.10.1 differ"),
+  print_finding(o, in,
+                port_name + (same ? " disagrees with the sequential interpreter" : " and rayon-core 1.10.1 differ"),
                 body + logs_body(port_facts, rayon_facts));
   return o.keep_going;
 }
@@ -346,11 +351,12 @@ int run_oracle(const OracleOptions& o, const Plan& plan) {
                  static_cast<unsigned long long>(t.differ), static_cast<unsigned long long>(t.hangs), stopped.c_str(),
                  runner.c_str());
     auto rate = [&](double s) { return s > 0 ? static_cast<double>(t.programs) / s : 0.0; };
-    std::fprintf(text_out(), "cost per program: port %.2f ms (%.0f/s, in this process), rayon-core %.2f ms (%.0f/s, %s)\n",
-                 t.programs ? 1e3 * t.port_s / static_cast<double>(t.programs) : 0.0, rate(t.port_s),
-                 t.programs ? 1e3 * t.rayon_s / static_cast<double>(t.programs) : 0.0, rate(t.rayon_s),
-                 o.child_per_program ? "a child process each"
-                                     : ("one child kept alive, " + std::to_string(child.starts()) + " started").c_str());
+    std::fprintf(
+        text_out(), "cost per program: port %.2f ms (%.0f/s, in this process), rayon-core %.2f ms (%.0f/s, %s)\n",
+        t.programs ? 1e3 * t.port_s / static_cast<double>(t.programs) : 0.0, rate(t.port_s),
+        t.programs ? 1e3 * t.rayon_s / static_cast<double>(t.programs) : 0.0, rate(t.rayon_s),
+        o.child_per_program ? "a child process each"
+                            : ("one child kept alive, " + std::to_string(child.starts()) + " started").c_str());
   }
   const SweepVerdict v = oracle_verdict(t);
   std::fprintf(text_out(), "verdict: %s\n", v.word);
@@ -369,19 +375,22 @@ std::string out_dir_refusal(const std::string& dir) {
 
 void add_options(CLI::App* cmd, OracleOptions& o) {
   cmd->add_option("--input", o.inputs, "a program file (what `run --scenario program --input` takes); repeatable");
-  cmd->add_option("--corpus", o.corpora, "every file of this folder is a program (e.g. fuzz/corpus/program); repeatable");
+  cmd->add_option("--corpus", o.corpora,
+                  "every file of this folder is a program (e.g. fuzz/corpus/program); repeatable");
   o.seeds.add_to(cmd);
   add_table_option(cmd, "--hang-timeout", core::kOracleCommand, o.hang_timeout_s)
       ->description("seconds either side may take on one program before it is a hang");
-  one_of(cmd->add_option("--mutant", o.mutant, "run the port with this catalog mutant (`wsstress mutants list`); "
-                                               "one that crashes the pool ends the run"),
+  one_of(cmd->add_option("--mutant", o.mutant,
+                         "run the port with this catalog mutant (`wsstress mutants list`); "
+                         "one that crashes the pool ends the run"),
          mutant_names());
   o.out_opt = completes_files(cmd->add_option(
       "--out", o.out_dir, "folder for the program file of a generated program with a finding (it must exist)"));
   add_max_seconds(cmd, o.max_seconds, "stop after this long, once the program in progress ends (0: no limit)");
   add_json(cmd, o.json_path, "write the report as JSON (schema wsstress.oracle/1)");
-  cmd->add_flag("--keep-going", o.keep_going, "compare every program, not stop at the first finding (a hang of the "
-                                              "port still ends the run)");
+  cmd->add_flag("--keep-going", o.keep_going,
+                "compare every program, not stop at the first finding (a hang of the "
+                "port still ends the run)");
   cmd->add_flag("--child-per-program", o.child_per_program,
                 "start rayon-core's runner for each program (the cost it saves) instead of keeping one alive");
   add_quiet(cmd, o.quiet, "the findings and the verdict line only");
@@ -404,7 +413,8 @@ void add_options(CLI::App* cmd, OracleOptions& o) {
 Subcommand add_oracle(CLI::App& parent) {
   auto o = std::make_shared<OracleOptions>();
   CLI::App* cmd = parent.add_subcommand(
-      "oracle", "run programs on the port and on rayon-core 1.10.1 and compare what each did; exit 0 agree, 1 differ, 4 hang");
+      "oracle",
+      "run programs on the port and on rayon-core 1.10.1 and compare what each did; exit 0 agree, 1 differ, 4 hang");
   add_options(cmd, *o);
   return {cmd, [o] {
             Plan plan;
@@ -429,7 +439,8 @@ Subcommand add_oracle(CLI::App& parent) {
             }
             // Refused now, not when a finding's program file cannot be written.
             if (o->out_opt->count() > 0 || plan.seeds) {
-              if (const std::string why = out_dir_refusal(o->out_dir); !why.empty()) return usage_error("--out: " + why);
+              if (const std::string why = out_dir_refusal(o->out_dir); !why.empty())
+                return usage_error("--out: " + why);
             }
             if (auto ok = claim_stdout({{"--json", &o->json_path}}); !ok) return usage_error(ok.error());
             return run_oracle(*o, plan);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Output files and the text stream. See output.hpp.
 #include "output.hpp"
 #include "wsstress/core/shown.hpp"
@@ -11,8 +12,8 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <filesystem>
 #include <cstring>
+#include <filesystem>
 
 namespace wsstress::cli {
 
@@ -82,7 +83,8 @@ Result<void> write_output(const std::string& path, const std::string& text) {
     const Result<void> written = write_all(1, text);
     return written ? written : fail("cannot write to standard output: " + written.error());
   }
-  struct stat link {}, target {}, out {};
+  struct stat link {
+  }, target{}, out{};
   if (::lstat(path.c_str(), &link) != 0) return write_replacing(path, text, nullptr);
   const bool resolves = ::stat(path.c_str(), &target) == 0;
   if (resolves && S_ISDIR(target.st_mode)) return cannot_write(path, "it is a directory");
@@ -151,7 +153,8 @@ std::string output_path_refusal(const std::string& path) {
     // Written through (the link stays): its target's folder must take the file.
     std::error_code ec;
     const std::filesystem::path target = std::filesystem::read_symlink(path, ec);
-    const std::filesystem::path full = target.is_absolute() ? target : std::filesystem::path(path).parent_path() / target;
+    const std::filesystem::path full =
+        target.is_absolute() ? target : std::filesystem::path(path).parent_path() / target;
     const std::string folder = full.parent_path().empty() ? "." : full.parent_path().string();
     if (ec || ::access(folder.c_str(), W_OK) != 0) {
       return shown(path) + " is a symbolic link to nothing that can be written (folder " + shown(folder) + ")";
@@ -205,9 +208,9 @@ bool same_file(const std::string& a, const std::string& b) {
   if (a == b) return true;
   const std::filesystem::path na = written_path(a), nb = written_path(b);
   if (!na.empty() && na == nb) return true;
-  struct stat sa {}, sb {};
-  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
-         sa.st_ino == sb.st_ino;
+  struct stat sa {
+  }, sb{};
+  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 }  // namespace
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Every file a subcommand writes (reports, traces, reproducers) goes through
 // here, so none of them can replace what was not ours to replace:
 //   "-"                          standard output;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The progress line and the status lines. See progress.hpp.
 #include "progress.hpp"
 

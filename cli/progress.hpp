@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The progress of a sweep, on stderr, for `run` and `sim` alike. On a
 // terminal one line redrawn in place (cut to the terminal's width, so it never
 // scrolls), with rate and an ETA that knows --max-seconds; at the end it is

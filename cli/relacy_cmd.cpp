@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // `wsstress relacy`: choose models and mutants, run each (model, mutant)
 // search through the Relacy engine (wsstress/engines/relacy.hpp), and render
 // the verdicts as text and JSON. Built only where the Relacy models are (not
@@ -93,12 +94,15 @@ void print_judged(const Judged& j, const RelacyOptions& o) {
   } else if (j.r.outcome == rel::Outcome::Pass && p.search.kind != rel::Search::Random) {
     cover = std::to_string(j.r.executions) + " executions, exhaustive within the bound";
   }
-  std::fprintf(text_out(), "%-10s %-26s %-7s %-18s %-62s %7.2f s%s\n", p.model.c_str(), p.mutant.c_str(), rel::outcome_name(j.r.outcome),
-              j.r.relacy_result.c_str(), (search_text(p.search) + (cover.empty() ? "" : "; " + cover)).c_str(),
-              j.r.seconds, p.mutant == "none" ? "" : j.expected ? "  (as expected)" : "  (NOT as expected)");
+  std::fprintf(text_out(), "%-10s %-26s %-7s %-18s %-62s %7.2f s%s\n", p.model.c_str(), p.mutant.c_str(),
+               rel::outcome_name(j.r.outcome), j.r.relacy_result.c_str(),
+               (search_text(p.search) + (cover.empty() ? "" : "; " + cover)).c_str(), j.r.seconds,
+               p.mutant == "none" ? ""
+               : j.expected       ? "  (as expected)"
+                                  : "  (NOT as expected)");
   if (const auto* info = core::find_mutant(p.mutant); !j.kind_ok && info != nullptr) {
     std::fprintf(text_out(), "           a %s, the catalog expects %s\n", core::failure_kind_name(j.kind),
-                core::to_string_set(info->kinds).c_str());
+                 core::to_string_set(info->kinds).c_str());
   }
   if (!p.note.empty() && !o.quiet) std::fprintf(text_out(), "           note: %s\n", p.note.c_str());
   // A hang's explanation (the simulator's, from the pool's events), then the history it cites.
@@ -160,7 +164,8 @@ static int relacy_command(const RelacyOptions& o) {
     // --trace-out keeps the first failing execution's report (later ones are in --json).
     if (j.failed && !o.trace_out.empty() && failures.empty()) {
       if (const Result<void> written = write_output(o.trace_out, j.r.trace); !written) {
-        std::fprintf(stderr, "wsstress: error: --trace-out: %s\n", written.error().c_str());  // the verdicts still stand
+        std::fprintf(stderr, "wsstress: error: --trace-out: %s\n",
+                     written.error().c_str());  // the verdicts still stand
         trace_unwritten = true;
       } else {
         std::fprintf(text_out(), "the whole report of %s/%s is in %s\n", j.plan->model.c_str(), j.plan->mutant.c_str(),
@@ -194,14 +199,18 @@ static int relacy_command(const RelacyOptions& o) {
     if (code == kOk || code == kHang) code = 128 + sig;  // a failure found before the signal keeps its code
   }
   std::fprintf(text_out(), "relacy: %zu search(es), %llu executions, %.1f s: %s\n", done.size(),
-              static_cast<unsigned long long>(executions), elapsed, summary.c_str());
+               static_cast<unsigned long long>(executions), elapsed, summary.c_str());
   if (!o.json_path.empty()) {
     bool all_as_expected = true;
     for (const Judged& j : done) all_as_expected &= j.expected;
-    const nlohmann::json doc = {{"schema", "wsstress.relacy/1"}, {"runs_detail", runs}, {"runs", executions},
-                                {"failures", failures},           {"seconds", elapsed}, {"all_as_expected", all_as_expected},
-                                {"stopped_by", stopped_by != 0 ? nlohmann::json(core::signal_name(stopped_by))
-                                                               : nlohmann::json()}};
+    const nlohmann::json doc = {
+        {"schema", "wsstress.relacy/1"},
+        {"runs_detail", runs},
+        {"runs", executions},
+        {"failures", failures},
+        {"seconds", elapsed},
+        {"all_as_expected", all_as_expected},
+        {"stopped_by", stopped_by != 0 ? nlohmann::json(core::signal_name(stopped_by)) : nlohmann::json()}};
     return write_report("--json", o.json_path, doc.dump(2) + "\n", code);
   }
   return code;
@@ -231,8 +240,9 @@ Subcommand add_relacy(CLI::App& parent) {
   auto a = std::make_shared<Args>();
   relacy_cmd::RelacyOptions& o = a->o;
   CLI::App* cmd = parent.add_subcommand(
-      "relacy", "Relacy models of the sleep handshake, latches, cross-pool wake, broadcast, termination and deque, "
-                "compiled from the pool's sources; exit 0 pass, 1 a model failed, 4 time or memory limit without a verdict");
+      "relacy",
+      "Relacy models of the sleep handshake, latches, cross-pool wake, broadcast, termination and deque, "
+      "compiled from the pool's sources; exit 0 pass, 1 a model failed, 4 time or memory limit without a verdict");
   std::vector<std::string> mutants = {"all"};
   for (const std::string& m : mutant_names()) mutants.push_back(m);
   // The models are the runner's (wsstress-relacy list): asked only when a completion is generated.
@@ -248,7 +258,8 @@ Subcommand add_relacy(CLI::App& parent) {
                             "run the models against this mutant instead of the clean pool; 'all': the self-test of "
                             "every targeted mutant (exit 0 iff each did what the model table expects)"),
             mutants);
-  a->search_opt = one_of(cmd->add_option("--search", a->search, "override the model's search"), {"random", "bound", "full"});
+  a->search_opt =
+      one_of(cmd->add_option("--search", a->search, "override the model's search"), {"random", "bound", "full"});
   a->bound_opt = cmd->add_option("--bound", a->bound, "context bound for --search bound")->check(whole_range(0, 20));
   a->iter_opt = cmd->add_option("--executions", a->iterations, "executions for --search random")
                     ->check(whole_range(1, 1000000000));
@@ -262,13 +273,13 @@ Subcommand add_relacy(CLI::App& parent) {
   cmd->add_flag("--full-trace", o.full_trace, "print the whole report, not its last 60 events");
   cmd->add_flag("--list", o.list, "list the models: claim, configuration, search, mutants");
   add_quiet(cmd, o.quiet, "verdict lines only, no notes or traces");
-  cmd->footer(
-      "Examples:\n"
-      "  wsstress relacy --list\n"
-      "  wsstress relacy --model inject --mutant no_inject_fence_acq_rel --trace-out f.txt\n"
-      "  wsstress relacy --mutant all --max-seconds 60   # every model against the mutants it targets");
+  cmd->footer("Examples:\n"
+              "  wsstress relacy --list\n"
+              "  wsstress relacy --model inject --mutant no_inject_fence_acq_rel --trace-out f.txt\n"
+              "  wsstress relacy --mutant all --max-seconds 60   # every model against the mutants it targets");
   return {cmd, [a] {
-            if (auto ok = claim_stdout({{"--json", &a->o.json_path}, {"--trace-out", &a->o.trace_out}}); !ok) return usage_error(ok.error());
+            if (auto ok = claim_stdout({{"--json", &a->o.json_path}, {"--trace-out", &a->o.trace_out}}); !ok)
+              return usage_error(ok.error());
             if (a->search_opt->count() > 0) a->o.search = a->search;
             if (a->bound_opt->count() > 0) a->o.bound = a->bound;
             if (a->iter_opt->count() > 0) a->o.iterations = a->iterations;

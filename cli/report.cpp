@@ -1,11 +1,12 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Text and JSON renderings of every report the engines return (campaigns on
 // real threads, simulator campaigns, the mutant matrix). The JSON schemas
 // (wsstress.run/2, wsstress.sim/1, wsstress.mutants/3) are documented in the README.
 #include "report.hpp"
 #include "version.hpp"
 
-#include "wsstress/matrix/engine.hpp"
 #include "wsstress/core/run_flags.hpp"
+#include "wsstress/matrix/engine.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -32,8 +33,9 @@ nlohmann::json stop_json(int signal) {
   return signal != 0 ? nlohmann::json(core::signal_name(signal)) : nlohmann::json();
 }
 std::string seeds_text(const core::CampaignSpec& s) {
-  std::string t = s.seeds.from == s.seeds.to ? "seed " + std::to_string(s.seeds.from)
-                                             : "seeds " + std::to_string(s.seeds.from) + ".." + std::to_string(s.seeds.to);
+  std::string t = s.seeds.from == s.seeds.to
+                      ? "seed " + std::to_string(s.seeds.from)
+                      : "seeds " + std::to_string(s.seeds.from) + ".." + std::to_string(s.seeds.to);
   if (s.shard.count > 1) t += " shard " + std::to_string(s.shard.index) + "/" + std::to_string(s.shard.count);
   return t;
 }
@@ -79,8 +81,8 @@ std::string run_report_text(const threads::CampaignReport& r, bool with_dumps) {
                     std::to_string(s.run.threads) + " threads x " + std::to_string(s.run.pools) + " pools, " +
                     std::to_string(s.run.iterations) + " iterations, noise " + std::to_string(s.run.noise) + "\n";
   out += "run: " + std::to_string(r.runs) + " of " + std::to_string(r.seeds_planned) + " seeds in " +
-         fmt("%.1f", r.elapsed_s) + " s (" + fmt("%.1f", r.elapsed_s > 0 ? r.runs / r.elapsed_s : 0) +
-         " seeds/s)" + stop_text(r.budget_exhausted, r.stopped_by_signal) + "\n";
+         fmt("%.1f", r.elapsed_s) + " s (" + fmt("%.1f", r.elapsed_s > 0 ? r.runs / r.elapsed_s : 0) + " seeds/s)" +
+         stop_text(r.budget_exhausted, r.stopped_by_signal) + "\n";
   out += parallelism_text(r);
   for (const auto& f : r.failures) {
     out += "\nFAILED seed " + std::to_string(f.seed) + ": " + core::verdict_name(f.verdict.kind) + ": " +
@@ -143,7 +145,8 @@ std::string run_report_json(const threads::CampaignReport& r) {
 std::string matrix_row_text(const std::string& engine, const matrix::MatrixRow& row) {
   std::string out = engine + " " + row.mutant.name + ": ";
   if (row.caught) {
-    out += "caught (" + row.outcome + ") at seed " + std::to_string(row.first_seed) + " in " + fmt("%.1f s", row.seconds);
+    out +=
+        "caught (" + row.outcome + ") at seed " + std::to_string(row.first_seed) + " in " + fmt("%.1f s", row.seconds);
   } else {
     out += "not caught (" + row.outcome + "): " + std::to_string(row.runs) + " seeds in " + fmt("%.0f s", row.seconds);
   }
@@ -177,9 +180,8 @@ std::string matrix_text(const std::vector<matrix::MatrixReport>& per_engine) {
   if (per_engine.empty()) return "";
   const auto& first = per_engine.front();
   std::string out = "mutant matrix: budget " + fmt("%g", first.spec.budget_s) + " s per mutant and engine" +
-                    budget_units(per_engine) + ", " +
-                    std::to_string(first.spec.base.threads) + " threads x " + std::to_string(first.spec.base.pools) +
-                    " pools\n\n| mutant | scenario |";
+                    budget_units(per_engine) + ", " + std::to_string(first.spec.base.threads) + " threads x " +
+                    std::to_string(first.spec.base.pools) + " pools\n\n| mutant | scenario |";
   for (const auto& m : per_engine) out += " " + m.spec.engine + " |";
   out += "\n|---|---|";
   for (std::size_t i = 0; i < per_engine.size(); ++i) out += "---|";
@@ -204,7 +206,8 @@ std::string matrix_text(const std::vector<matrix::MatrixReport>& per_engine) {
   std::string replays;
   for (const auto& m : per_engine) {
     for (const auto& row : m.rows) {
-      if (row.caught && !row.replay.empty()) replays += "  " + m.spec.engine + " " + row.mutant.name + ": " + row.replay + "\n";
+      if (row.caught && !row.replay.empty())
+        replays += "  " + m.spec.engine + " " + row.mutant.name + ": " + row.replay + "\n";
     }
   }
   if (!replays.empty()) out += "replay a catch:\n" + replays;
@@ -258,9 +261,14 @@ std::string matrix_json(const std::vector<matrix::MatrixReport>& per_engine) {
       for (const auto& m : per_engine) {
         if (i >= m.rows.size()) continue;
         const auto& r = m.rows[i];
-        results[m.spec.engine] = {{"caught", r.caught},       {"outcome", r.outcome},   {"message", r.message},
-                                  {"first_seed", r.first_seed}, {"runs", r.runs},         {"seconds", r.seconds},
-                                  {"replay", r.replay},         {"as_expected", r.as_expected},
+        results[m.spec.engine] = {{"caught", r.caught},
+                                  {"outcome", r.outcome},
+                                  {"message", r.message},
+                                  {"first_seed", r.first_seed},
+                                  {"runs", r.runs},
+                                  {"seconds", r.seconds},
+                                  {"replay", r.replay},
+                                  {"as_expected", r.as_expected},
                                   {"kind", r.caught ? core::failure_kind_name(r.kind) : ""},
                                   {"kind_as_expected", r.kind_as_expected}};
       }
@@ -318,13 +326,13 @@ std::string hash_text(std::uint64_t h) {
 std::string sim_report_header_text(const sim::SimCampaignReport& rep) {
   const auto& b = rep.spec.base;
   const auto& cfg = rep.spec.config;
-  std::string text = "sim: scenario " + b.run.scenario + ", mutant " + b.run.mutant + ", strategy " +
-                     sim::strategy_name(cfg.strategy) + ", memory " + sim::memory_name(cfg.memory) + ", seeds " +
-                     std::to_string(b.seeds.from) + ".." + std::to_string(b.seeds.to) +
-                     (b.shard.count > 1 ? " shard " + std::to_string(b.shard.index) + "/" + std::to_string(b.shard.count)
-                                        : "") +
-                     ", " + std::to_string(b.run.threads) + " threads x " + std::to_string(b.run.pools) + " pools, " +
-                     std::to_string(b.run.iterations) + " iterations\n";
+  std::string text =
+      "sim: scenario " + b.run.scenario + ", mutant " + b.run.mutant + ", strategy " +
+      sim::strategy_name(cfg.strategy) + ", memory " + sim::memory_name(cfg.memory) + ", seeds " +
+      std::to_string(b.seeds.from) + ".." + std::to_string(b.seeds.to) +
+      (b.shard.count > 1 ? " shard " + std::to_string(b.shard.index) + "/" + std::to_string(b.shard.count) : "") +
+      ", " + std::to_string(b.run.threads) + " threads x " + std::to_string(b.run.pools) + " pools, " +
+      std::to_string(b.run.iterations) + " iterations\n";
   text += "sim: " + std::to_string(rep.runs) + " of " + std::to_string(rep.seeds_planned) + " seeds, " +
           std::to_string(rep.executions) + " executions, " + std::to_string(rep.steps) + " scheduling points in " +
           fmt("%.2f", rep.elapsed_s) + " s (" + fmt("%.0f", rep.elapsed_s > 0 ? rep.steps / rep.elapsed_s : 0) +
@@ -401,7 +409,9 @@ std::string sim_report_json(const sim::SimCampaignReport& rep, const std::vector
         {"step_budget", cfg.step_budget},
         {"max_seconds", b.max_seconds}}},
       {"seeds",
-       {{"from", b.seeds.from}, {"to", b.seeds.to}, {"shard", {{"index", b.shard.index}, {"count", b.shard.count}}},
+       {{"from", b.seeds.from},
+        {"to", b.seeds.to},
+        {"shard", {{"index", b.shard.index}, {"count", b.shard.count}}},
         {"planned", rep.seeds_planned}}},
       {"runs", rep.runs},
       {"executions", rep.executions},
@@ -415,6 +425,5 @@ std::string sim_report_json(const sim::SimCampaignReport& rep, const std::vector
   };
   return j.dump(2) + "\n";
 }
-
 
 }  // namespace wsstress::cli

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Renderers: text and JSON from the one structure each engine returns. They
 // format; they never run anything.
 #pragma once
@@ -6,9 +7,9 @@
 #include <vector>
 
 #include "exit_codes.hpp"
+#include "wsstress/matrix/report.hpp"
 #include "wsstress/sim/engine.hpp"
 #include "wsstress/threads/campaign.hpp"
-#include "wsstress/matrix/report.hpp"
 
 namespace wsstress::cli {
 
@@ -43,6 +44,5 @@ std::string explanation_text(const std::vector<std::string>& lines);
 std::string explanation_text(const core::Verdict& v);
 // A trace hash as reproducers and reports print it.
 std::string hash_text(std::uint64_t h);
-
 
 }  // namespace wsstress::cli

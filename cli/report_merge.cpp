@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // `wsstress report merge SHARD.json...`: the shards of one `run` or `sim`
 // campaign (each run with `--shard I/N --json FILE`) back into one report, or
 // the parts of one mutant matrix (`mutants check` split by --engine or --only).
@@ -18,12 +19,12 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "wsstress/core/shown.hpp"
 #include "exit_codes.hpp"
 #include "output.hpp"
 #include "report.hpp"
 #include "wsstress/core/catalog.hpp"
 #include "wsstress/core/run_flags.hpp"
+#include "wsstress/core/shown.hpp"
 
 namespace wsstress::cli {
 namespace {
@@ -101,8 +102,8 @@ void in_shard(const Shard& s, F&& f) {
 }
 
 core::VerdictKind verdict_kind(const std::string& word, const std::string& path) {
-  for (auto k : {core::VerdictKind::Pass, core::VerdictKind::Bug, core::VerdictKind::Crash,
-                 core::VerdictKind::Hang, core::VerdictKind::Internal}) {
+  for (auto k : {core::VerdictKind::Pass, core::VerdictKind::Bug, core::VerdictKind::Crash, core::VerdictKind::Hang,
+                 core::VerdictKind::Internal}) {
     if (word == core::verdict_name(k)) return k;
   }
   throw MergeError(path + ": unknown verdict " + shown(word) + " in a failure");
@@ -134,9 +135,9 @@ std::string first_difference(const json& a, const json& b, const std::string& at
 // What makes two reports shards of one campaign: everything but the shard's
 // own index and outcome.
 json campaign_identity(json j) {
-  for (const char* k : {"runs", "executions", "steps", "elapsed_s", "budget_exhausted", "stopped_by", "verdict",
-                        "failures", "parallelism", "control", "parallelism_above_control", "parallelism_p",
-                        "dfs_exhausted"}) {
+  for (const char* k :
+       {"runs", "executions", "steps", "elapsed_s", "budget_exhausted", "stopped_by", "verdict", "failures",
+        "parallelism", "control", "parallelism_above_control", "parallelism_p", "dfs_exhausted"}) {
     j.erase(k);
   }
   if (j.contains("seeds")) {
@@ -166,20 +167,21 @@ void check_shards(const std::vector<Shard>& shards) {
   std::uint64_t count = 0;
   in_shard(shards.front(), [&] { count = first.at("seeds").at("shard").at("count").get<std::uint64_t>(); });
   std::vector<const Shard*> seen(count, nullptr);
-  for (const Shard& s : shards) in_shard(s, [&] {
-    if (std::string d = first_difference(identity, campaign_identity(s.doc), ""); !d.empty()) {
-      throw MergeError(s.path + " is not a shard of the campaign of " + shards.front().path + ": " + d + " differs");
-    }
-    const std::uint64_t index = s.doc.at("seeds").at("shard").at("index").get<std::uint64_t>();
-    if (index >= count) {
-      throw MergeError(s.path + ": shard index " + std::to_string(index) + " is not below " + std::to_string(count));
-    }
-    if (seen[index] != nullptr) {
-      throw MergeError("shard " + std::to_string(index) + "/" + std::to_string(count) + " appears twice: " +
-                       seen[index]->path + " and " + s.path);
-    }
-    seen[index] = &s;
-  });
+  for (const Shard& s : shards)
+    in_shard(s, [&] {
+      if (std::string d = first_difference(identity, campaign_identity(s.doc), ""); !d.empty()) {
+        throw MergeError(s.path + " is not a shard of the campaign of " + shards.front().path + ": " + d + " differs");
+      }
+      const std::uint64_t index = s.doc.at("seeds").at("shard").at("index").get<std::uint64_t>();
+      if (index >= count) {
+        throw MergeError(s.path + ": shard index " + std::to_string(index) + " is not below " + std::to_string(count));
+      }
+      if (seen[index] != nullptr) {
+        throw MergeError("shard " + std::to_string(index) + "/" + std::to_string(count) +
+                         " appears twice: " + seen[index]->path + " and " + s.path);
+      }
+      seen[index] = &s;
+    });
   std::string missing;
   for (std::uint64_t i = 0; i < count; ++i) {
     if (seen[i] == nullptr) missing += (missing.empty() ? "" : ", ") + std::to_string(i) + "/" + std::to_string(count);
@@ -225,21 +227,22 @@ threads::CampaignReport merge_run(const std::vector<Shard>& shards) {
   in_shard(shards.front(), [&] { r.spec = base_spec(shards.front().doc); });
   bool with_control = true;
   threads::ParallelismFigure control;
-  for (const Shard& s : shards) in_shard(s, [&] {
-    add_outcome(r, s.doc);
-    add_figure(r.parallelism, s.doc.at("parallelism"));
-    if (s.doc.at("control").is_null()) {
-      with_control = false;
-    } else {
-      add_figure(control, s.doc.at("control"));
-    }
-    for (const json& f : s.doc.at("failures")) {
-      r.failures.push_back({f.at("seed").get<std::uint64_t>(),
-                            core::Verdict{verdict_kind(f.at("verdict").get<std::string>(), s.path),
+  for (const Shard& s : shards)
+    in_shard(s, [&] {
+      add_outcome(r, s.doc);
+      add_figure(r.parallelism, s.doc.at("parallelism"));
+      if (s.doc.at("control").is_null()) {
+        with_control = false;
+      } else {
+        add_figure(control, s.doc.at("control"));
+      }
+      for (const json& f : s.doc.at("failures")) {
+        r.failures.push_back({f.at("seed").get<std::uint64_t>(),
+                              core::Verdict{verdict_kind(f.at("verdict").get<std::string>(), s.path),
                                             f.at("message").get<std::string>(), f.at("dump").get<std::string>()},
-                            f.at("replay").get<std::string>(), f.at("at_seconds").get<double>()});
-    }
-  });
+                              f.at("replay").get<std::string>(), f.at("at_seconds").get<double>()});
+      }
+    });
   if (with_control) {
     r.control = control;
     r.parallelism_above_control = threads::rate_above(r.parallelism, control, 0.01, &r.parallelism_p);
@@ -265,25 +268,26 @@ sim::SimCampaignReport merge_sim(const std::vector<Shard>& shards, std::vector<s
   });
   r.dfs_exhausted = true;
   std::vector<std::pair<sim::SimFailure, std::string>> failures;
-  for (const Shard& s : shards) in_shard(s, [&] {
-    add_outcome(r, s.doc);
-    r.executions += s.doc.at("executions").get<std::uint64_t>();
-    r.steps += s.doc.at("steps").get<std::uint64_t>();
-    if (s.doc.at("dfs_exhausted").is_boolean()) {
-      r.dfs_exhausted = r.dfs_exhausted && s.doc.at("dfs_exhausted").get<bool>();
-    }
-    for (const json& f : s.doc.at("failures")) {
-      sim::SimFailure sf;
-      sf.seed = f.at("seed").get<std::uint64_t>();
-      sf.result.verdict = {verdict_kind(f.at("verdict").get<std::string>(), s.path), f.at("message").get<std::string>(),
-                           f.at("dump").get<std::string>(),
-                           f.value("explanation", json::array()).get<std::vector<std::string>>()};
-      sf.result.steps = f.at("steps").get<std::uint64_t>();
-      sf.result.trace_hash = parse_hash(f.at("trace_hash").get<std::string>());
-      sf.at_seconds = f.at("at_seconds").get<double>();
-      failures.emplace_back(std::move(sf), f.at("reproducer").get<std::string>());
-    }
-  });
+  for (const Shard& s : shards)
+    in_shard(s, [&] {
+      add_outcome(r, s.doc);
+      r.executions += s.doc.at("executions").get<std::uint64_t>();
+      r.steps += s.doc.at("steps").get<std::uint64_t>();
+      if (s.doc.at("dfs_exhausted").is_boolean()) {
+        r.dfs_exhausted = r.dfs_exhausted && s.doc.at("dfs_exhausted").get<bool>();
+      }
+      for (const json& f : s.doc.at("failures")) {
+        sim::SimFailure sf;
+        sf.seed = f.at("seed").get<std::uint64_t>();
+        sf.result.verdict = {verdict_kind(f.at("verdict").get<std::string>(), s.path),
+                             f.at("message").get<std::string>(), f.at("dump").get<std::string>(),
+                             f.value("explanation", json::array()).get<std::vector<std::string>>()};
+        sf.result.steps = f.at("steps").get<std::uint64_t>();
+        sf.result.trace_hash = parse_hash(f.at("trace_hash").get<std::string>());
+        sf.at_seconds = f.at("at_seconds").get<double>();
+        failures.emplace_back(std::move(sf), f.at("reproducer").get<std::string>());
+      }
+    });
   std::sort(failures.begin(), failures.end(), [](const auto& a, const auto& b) { return a.first.seed < b.first.seed; });
   for (auto& [f, path] : failures) {
     r.failures.push_back(std::move(f));
@@ -325,23 +329,24 @@ std::vector<matrix::MatrixReport> merge_matrix(const std::vector<Shard>& parts, 
   in_shard(parts.front(), [&] { first_shape = shape(parts.front().doc); });
   std::vector<std::string> engines;
   std::map<std::string, std::map<std::string, std::pair<matrix::MatrixRow, std::string>>> cells;  // engine, mutant
-  for (const Shard& p : parts) in_shard(p, [&] {
-    if (std::string d = first_difference(first_shape, shape(p.doc), ""); !d.empty()) {
-      throw MergeError(p.path + " is not a part of the matrix of " + parts.front().path + ": " + d + " differs");
-    }
-    if (stopped == 0) stopped = signal_of(p.doc.at("stopped_by"));
-    for (const json& row : p.doc.at("rows")) {
-      for (auto it = row.at("results").begin(); it != row.at("results").end(); ++it) {
-        if (std::find(engines.begin(), engines.end(), it.key()) == engines.end()) engines.push_back(it.key());
-        const std::string mutant = row.at("mutant").get<std::string>();
-        auto [at, fresh] = cells[it.key()].try_emplace(mutant, matrix::MatrixRow{}, p.path);
-        if (!fresh) {
-          throw MergeError(mutant + " on " + it.key() + " appears twice: " + at->second.second + " and " + p.path);
-        }
-        at->second.first = matrix_row(row, it.value(), p.path);
+  for (const Shard& p : parts)
+    in_shard(p, [&] {
+      if (std::string d = first_difference(first_shape, shape(p.doc), ""); !d.empty()) {
+        throw MergeError(p.path + " is not a part of the matrix of " + parts.front().path + ": " + d + " differs");
       }
-    }
-  });
+      if (stopped == 0) stopped = signal_of(p.doc.at("stopped_by"));
+      for (const json& row : p.doc.at("rows")) {
+        for (auto it = row.at("results").begin(); it != row.at("results").end(); ++it) {
+          if (std::find(engines.begin(), engines.end(), it.key()) == engines.end()) engines.push_back(it.key());
+          const std::string mutant = row.at("mutant").get<std::string>();
+          auto [at, fresh] = cells[it.key()].try_emplace(mutant, matrix::MatrixRow{}, p.path);
+          if (!fresh) {
+            throw MergeError(mutant + " on " + it.key() + " appears twice: " + at->second.second + " and " + p.path);
+          }
+          at->second.first = matrix_row(row, it.value(), p.path);
+        }
+      }
+    });
   std::vector<matrix::MatrixReport> reports;
   for (const std::string& engine : engines) {
     matrix::MatrixReport m;
@@ -357,8 +362,8 @@ std::vector<matrix::MatrixReport> merge_matrix(const std::vector<Shard>& parts, 
       m.spec.base.noise = j.at("params").at("noise").get<int>();
     });
     for (const core::MutantInfo& info : core::mutant_catalog()) {  // rows in the catalog's order
-      const bool anywhere =
-          std::any_of(engines.begin(), engines.end(), [&](const std::string& e) { return cells[e].count(info.name) != 0; });
+      const bool anywhere = std::any_of(engines.begin(), engines.end(),
+                                        [&](const std::string& e) { return cells[e].count(info.name) != 0; });
       if (!anywhere) continue;
       auto it = cells[engine].find(info.name);
       if (it == cells[engine].end()) {
@@ -426,17 +431,17 @@ Subcommand add_report(CLI::App& parent) {
                "one `mutants check` matrix (split by --engine or --only), into one report with the verdict and exit "
                "code of the whole");
   auto o = std::make_shared<MergeOptions>();
-  merge->add_option("reports", o->paths,
-                    "the JSON reports (wsstress.run/2, wsstress.sim/1, wsstress.mutants/3; and the older wsstress.run/1 "
-                    "and wsstress.mutants/2)")
+  merge
+      ->add_option("reports", o->paths,
+                   "the JSON reports (wsstress.run/2, wsstress.sim/1, wsstress.mutants/3; and the older wsstress.run/1 "
+                   "and wsstress.mutants/2)")
       ->required()
       ->check(CLI::ExistingFile);
   add_json(merge, o->json_path, "write the merged report as JSON (the current version of the shards' schema)");
   merge->add_flag("-q,--quiet", o->quiet, "print the verdict line only");
-  merge->footer(
-      "Example:\n"
-      "  for i in 0 1 2 3; do wsstress sim --seeds 0..9999 --shard $i/4 --json shard$i.json & done; wait\n"
-      "  wsstress report merge shard*.json --json all.json");
+  merge->footer("Example:\n"
+                "  for i in 0 1 2 3; do wsstress sim --seeds 0..9999 --shard $i/4 --json shard$i.json & done; wait\n"
+                "  wsstress report merge shard*.json --json all.json");
   return {cmd, [o] {
             if (auto ok = claim_stdout({{"--json", &o->json_path}}); !ok) return usage_error(ok.error());
             try {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // `wsstress run`: a campaign on real threads. Sets it up from the command
 // line, shows progress on a terminal, renders the report, and maps the
 // outcome to an exit code; a hang, a broken invariant or a crash ends the
@@ -10,9 +11,9 @@
 #include "output.hpp"
 #include "progress.hpp"
 #include "report.hpp"
-#include "wsstress/threads/campaign.hpp"
 #include "wsstress/core/catalog.hpp"
 #include "wsstress/core/scenarios.hpp"
+#include "wsstress/threads/campaign.hpp"
 
 namespace wsstress::cli {
 
@@ -34,8 +35,8 @@ ProgressBar* g_bar = nullptr;
 
 // The text report, or with --quiet its verdict line alone.
 void print_report(const threads::CampaignReport& report, bool quiet) {
-  const std::string text = quiet ? std::string("verdict: ") + verdict_of(report).word + "\n"
-                                 : run_report_text(report, true);
+  const std::string text =
+      quiet ? std::string("verdict: ") + verdict_of(report).word + "\n" : run_report_text(report, true);
   std::fwrite(text.data(), 1, text.size(), text_out());
   std::fflush(text_out());
 }
@@ -46,7 +47,8 @@ void print_report(const threads::CampaignReport& report, bool quiet) {
   if (g_bar) g_bar->finish();
   print_report(report, g_run_options->quiet);
   int code = verdict_of(report).code;
-  if (!g_run_options->json_path.empty()) code = write_report("--json", g_run_options->json_path, run_report_json(report), code);
+  if (!g_run_options->json_path.empty())
+    code = write_report("--json", g_run_options->json_path, run_report_json(report), code);
   code = text_report_code(code);
   std::fflush(nullptr);
   std::_Exit(code);
@@ -61,7 +63,9 @@ int run_campaign_command(const RunOptions& o) {
   g_run_options = &o;
   g_bar = &bar;
   threads::CampaignHooks hooks;
-  hooks.progress = [&bar](std::uint64_t done, std::uint64_t total, double elapsed) { bar.update(done, total, elapsed); };
+  hooks.progress = [&bar](std::uint64_t done, std::uint64_t total, double elapsed) {
+    bar.update(done, total, elapsed);
+  };
   hooks.fatal = fatal_hook;
   hooks.crash_is_fatal = true;
   threads::CampaignReport report;
@@ -100,12 +104,11 @@ void add_options(CLI::App* cmd, RunOptions& o) {
                 "workers asleep beside queued work is above it (doubles the time)");
   cmd->add_flag("--keep-going", o.keep_going, "keep sweeping after a failure (a hang or a crash still ends the run)");
   add_quiet(cmd, o.quiet, "the verdict line only: no progress bar, no text report");
-  cmd->footer(
-      "Examples:\n"
-      "  wsstress run --scenario inject -s 0..999           # 1000 seeds of the injector scenario\n"
-      "  wsstress run --mutant no_sleep_fence --max-seconds 30 -o report.json\n"
-      "  wsstress run --scenario cross --seed 42 --repeat 100   # retry one seed's program 100 times\n"
-      "  wsstress run --scenario rendezvous --mutant internal_push_no_jec -s 0..999 --control");
+  cmd->footer("Examples:\n"
+              "  wsstress run --scenario inject -s 0..999           # 1000 seeds of the injector scenario\n"
+              "  wsstress run --mutant no_sleep_fence --max-seconds 30 -o report.json\n"
+              "  wsstress run --scenario cross --seed 42 --repeat 100   # retry one seed's program 100 times\n"
+              "  wsstress run --scenario rendezvous --mutant internal_push_no_jec -s 0..999 --control");
 }
 
 }  // namespace

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // `wsstress scoreboard`: parses the strategies, memory
 // models and targets, runs the board through the engines
 // (engines/scoreboard.hpp) and writes its renderings (scoreboard_render.cpp):
@@ -13,12 +14,12 @@
 #include "output.hpp"
 #include "progress.hpp"
 #include "scoreboard_render.hpp"
-#include "wsstress/core/shown.hpp"
-#include "wsstress/sim/flags.hpp"
 #include "wsstress/core/catalog.hpp"
 #include "wsstress/core/run_flags.hpp"
 #include "wsstress/core/scenarios/external_programs.hpp"
+#include "wsstress/core/shown.hpp"
 #include "wsstress/core/sweep.hpp"
+#include "wsstress/sim/flags.hpp"
 
 namespace wsstress::cli {
 
@@ -41,7 +42,8 @@ Result<std::vector<std::string>> split_list(const std::string& option, const std
     const auto comma = text.find(',', start);
     std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     if (item.empty()) return fail(option + ": empty name in " + shown(text));
-    if (std::find(out.begin(), out.end(), item) != out.end()) return fail(option + ": " + shown(item) + " is given twice");
+    if (std::find(out.begin(), out.end(), item) != out.end())
+      return fail(option + ": " + shown(item) + " is given twice");
     out.push_back(std::move(item));
     if (comma == std::string::npos) return out;
     start = comma + 1;
@@ -67,7 +69,8 @@ Result<std::vector<std::string>> split_strategies(const std::string& text) {
     start = comma + 1;
   }
   for (std::size_t i = 0; i < out.size(); ++i) {
-    if (std::find(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(i), out[i]) != out.begin() + static_cast<std::ptrdiff_t>(i)) {
+    if (std::find(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(i), out[i]) !=
+        out.begin() + static_cast<std::ptrdiff_t>(i)) {
       return fail("--strategies: " + shown(out[i]) + " is given twice");
     }
   }
@@ -137,7 +140,8 @@ Result<void> resolve(ScoreboardOptions& o) {
   if (!memories) return fail(memories.error());
   for (const std::string& w : *memories) {
     const auto m = sim::parse_memory(w);
-    if (!m) return fail("--memory: unknown memory model " + shown(w) + " (models: " + joined(sim::memory_names()) + ")");
+    if (!m)
+      return fail("--memory: unknown memory model " + shown(w) + " (models: " + joined(sim::memory_names()) + ")");
     o.spec.memories.push_back(*m);
   }
   auto mutants = o.mutants_text.empty() ? std::vector<std::string>{} : split_list("--mutants", o.mutants_text);
@@ -202,9 +206,11 @@ void add_options(CLI::App* cmd, ScoreboardOptions& o) {
   o.spec.base = sim::sim_command_defaults();
   o.spec.base.base.run.iterations = 3;  // as `wsstress sim`, so that replay lines need no --iterations
   o.strategies_text = joined(sim::strategy_names(), ",");
-  completes(cmd->add_option("--strategies", o.strategies_text, "comma-separated strategies (default: every one `sim --strategy` takes), or portfolio "
-                                  "weights such as portfolio:pos=6,sleep-first=3,pct=1"),
-            sim::strategy_names())->capture_default_str();
+  completes(cmd->add_option("--strategies", o.strategies_text,
+                            "comma-separated strategies (default: every one `sim --strategy` takes), or portfolio "
+                            "weights such as portfolio:pos=6,sleep-first=3,pct=1"),
+            sim::strategy_names())
+      ->capture_default_str();
   completes(cmd->add_option("--memory", o.memory_text, "comma-separated memory models"), sim::memory_names())
       ->capture_default_str();
   std::vector<std::string> words = mutant_names();
@@ -213,20 +219,26 @@ void add_options(CLI::App* cmd, ScoreboardOptions& o) {
                             "comma-separated targets: catalog mutants (none: the clean pool), or `caught`: the clean "
                             "pool and every mutant a simulator column of the matrix expects to catch under a model "
                             "given"),
-            words)->capture_default_str();
+            words)
+      ->capture_default_str();
   completes(cmd->add_option("--scenarios", o.scenarios_text,
                             "comma-separated scenarios run on the clean pool as targets: NAME must pass, "
                             "NAME:fails has a known bug; PREFIX* is every scenario starting with PREFIX (a family)"),
             scenario_words());
   cmd->add_option("--runs", o.spec.runs, "independent runs per cell, each over its own seeds")
-      ->check(whole_range(1, 100000))->capture_default_str();
-  cmd->add_option("--seed", o.spec.seed, "the board's seed: run r sweeps from (high 32 bits of mix(seed)) + r, times 2^32")
-      ->check(whole_range(0, ~std::uint64_t{0}))->capture_default_str();
+      ->check(whole_range(1, 100000))
+      ->capture_default_str();
+  cmd->add_option("--seed", o.spec.seed,
+                  "the board's seed: run r sweeps from (high 32 bits of mix(seed)) + r, times 2^32")
+      ->check(whole_range(0, ~std::uint64_t{0}))
+      ->capture_default_str();
   cmd->add_option("--budget", o.spec.budget, "schedules per run (DFS: executions of one seed's search)")
-      ->check(whole_range(1, 1000000000))->capture_default_str();
+      ->check(whole_range(1, 1000000000))
+      ->capture_default_str();
   cmd->add_option("--budget-seconds", o.spec.run_seconds,
                   "and wall seconds per run (0: none); a run it ends is a miss, and the board depends on the machine")
-      ->check(finite_range(0, 1e6))->capture_default_str();
+      ->check(finite_range(0, 1e6))
+      ->capture_default_str();
   cmd->add_option("--jobs", o.spec.jobs, "worker processes")->check(whole_range(1, 256))->capture_default_str();
   auto& run = o.spec.base.base.run;
   add_table_option(cmd, "--threads", core::kSimCommand, run.threads);
@@ -258,7 +270,8 @@ Subcommand add_scoreboard(CLI::App& parent) {
   add_options(cmd, *o);
   return {cmd, [o] {
             if (auto ok = resolve(*o); !ok) return usage_error(ok.error());
-            if (auto ok = claim_stdout({{"--json", &o->json_path}, {"--svg", &o->svg_path}, {"--html", &o->html_path}}); !ok) {
+            if (auto ok = claim_stdout({{"--json", &o->json_path}, {"--svg", &o->svg_path}, {"--html", &o->html_path}});
+                !ok) {
               return usage_error(ok.error());
             }
             return scoreboard_command(*o);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The scoreboard as text and JSON (scoreboard_render.hpp). The text is a
 // Markdown table, one row per target and model, one column per strategy, so
 // the README quotes it as printed.
@@ -39,7 +40,8 @@ std::string fixed(double v, int digits) {
 }  // namespace
 
 std::string scoreboard_cell_text(const ScoreStats& s, bool expect_failure) {
-  if (!expect_failure) return s.found == 0 ? "pass" : "FAILED " + std::to_string(s.found) + "/" + std::to_string(s.runs);
+  if (!expect_failure)
+    return s.found == 0 ? "pass" : "FAILED " + std::to_string(s.found) + "/" + std::to_string(s.runs);
   auto q = [](const std::optional<std::uint64_t>& v) { return v ? std::to_string(*v) : std::string("-"); };
   return q(s.median) + " / " + q(s.p90) + " / " + std::to_string(s.misses);
 }
@@ -60,7 +62,8 @@ std::string markdown(const std::vector<std::vector<std::string>>& rows) {
   }
   std::string out;
   for (std::size_t r = 0; r < rows.size(); ++r) {
-    for (std::size_t i = 0; i < rows[r].size(); ++i) out += "| " + rows[r][i] + std::string(width[i] - rows[r][i].size(), ' ') + " ";
+    for (std::size_t i = 0; i < rows[r].size(); ++i)
+      out += "| " + rows[r][i] + std::string(width[i] - rows[r][i].size(), ' ') + " ";
     out += "|\n";
     if (r == 0) {
       for (std::size_t w : width) out += "|" + std::string(w + 2, '-');
@@ -88,7 +91,8 @@ std::string table(const ScoreboardReport& r, bool seconds) {
           continue;
         }
         const ScoreStats st = matrix::score_stats(*c, target);
-        row.push_back(seconds ? seconds_cell(st, target.expect_failure) : scoreboard_cell_text(st, target.expect_failure));
+        row.push_back(seconds ? seconds_cell(st, target.expect_failure)
+                              : scoreboard_cell_text(st, target.expect_failure));
       }
       if (any) rows.push_back(std::move(row));
     }
@@ -104,9 +108,9 @@ std::string scoreboard_header_text(const matrix::ScoreboardSpec& spec, std::size
          ", memory " + list_of(spec.memories) + ", " + std::to_string(spec.runs) + " runs per cell of at most " +
          std::to_string(spec.budget) + " schedules" +
          (spec.run_seconds > 0 ? " or " + fixed(spec.run_seconds, 1) + " s" : std::string()) + ", seed " +
-         std::to_string(spec.seed) + ", " + std::to_string(run.threads) +
-         " threads x " + std::to_string(run.pools) + " pools, " + std::to_string(run.iterations) + " iterations; " +
-         std::to_string(total_runs) + " runs, " + std::to_string(spec.jobs) + (spec.jobs == 1 ? " job" : " jobs");
+         std::to_string(spec.seed) + ", " + std::to_string(run.threads) + " threads x " + std::to_string(run.pools) +
+         " pools, " + std::to_string(run.iterations) + " iterations; " + std::to_string(total_runs) + " runs, " +
+         std::to_string(spec.jobs) + (spec.jobs == 1 ? " job" : " jobs");
 }
 
 std::string scoreboard_text(const ScoreboardReport& r) {
@@ -116,9 +120,9 @@ std::string scoreboard_text(const ScoreboardReport& r) {
                     "\nsummary (targets expected to fail):\n";
   for (const matrix::StrategySummary& s : matrix::strategy_summaries(r)) {
     char line[256];
-    std::snprintf(line, sizeof line, "  %-4s %-12s found %zu/%zu runs, %zu/%zu targets in every run, best median on %zu\n",
-                  sim::memory_name(s.memory), sim::strategy_name(s.strategy), s.found, s.runs, s.always_found,
-                  s.targets, s.best);
+    std::snprintf(
+        line, sizeof line, "  %-4s %-12s found %zu/%zu runs, %zu/%zu targets in every run, best median on %zu\n",
+        sim::memory_name(s.memory), sim::strategy_name(s.strategy), s.found, s.runs, s.always_found, s.targets, s.best);
     out += line;
   }
   for (const ScoreCell& c : r.cells) {
@@ -129,7 +133,8 @@ std::string scoreboard_text(const ScoreboardReport& r) {
     }
   }
   out += "scoreboard: " + std::to_string(r.cells.size()) + " cells in " + fixed(r.elapsed_s, 1) + " s";
-  if (r.stopped_by_signal != 0) out += "; stopped by " + core::signal_name(r.stopped_by_signal) + ", finished cells only";
+  if (r.stopped_by_signal != 0)
+    out += "; stopped by " + core::signal_name(r.stopped_by_signal) + ", finished cells only";
   return out + "\n";
 }
 
@@ -154,18 +159,28 @@ std::string scoreboard_json(const ScoreboardReport& r) {
   for (auto s : r.spec.strategies) j["strategies"].push_back(sim::strategy_name(s));
   for (auto m : r.spec.memories) j["memories"].push_back(sim::memory_name(m));
   for (const auto& t : r.spec.targets) {
-    j["targets"].push_back({{"name", t.name}, {"scenario", t.scenario}, {"mutant", t.mutant},
+    j["targets"].push_back({{"name", t.name},
+                            {"scenario", t.scenario},
+                            {"mutant", t.mutant},
                             {"expect", t.expect_failure ? "fails" : "passes"}});
   }
   auto opt = [](const auto& v) { return v ? json(*v) : json(nullptr); };
   for (const ScoreCell& c : r.cells) {
     const ScoreStats st = matrix::score_stats(c, r.spec.targets[c.target]);
-    json cell{{"target", r.spec.targets[c.target].name}, {"strategy", sim::strategy_name(c.strategy)},
-              {"memory", sim::memory_name(c.memory)}, {"found", st.found}, {"misses", st.misses},
-              {"median", opt(st.median)}, {"p90", opt(st.p90)}, {"median_seconds", opt(st.median_seconds)},
-              {"p90_seconds", opt(st.p90_seconds)}, {"unexpected", st.unexpected}, {"runs", json::array()}};
+    json cell{{"target", r.spec.targets[c.target].name},
+              {"strategy", sim::strategy_name(c.strategy)},
+              {"memory", sim::memory_name(c.memory)},
+              {"found", st.found},
+              {"misses", st.misses},
+              {"median", opt(st.median)},
+              {"p90", opt(st.p90)},
+              {"median_seconds", opt(st.median_seconds)},
+              {"p90_seconds", opt(st.p90_seconds)},
+              {"unexpected", st.unexpected},
+              {"runs", json::array()}};
     for (const matrix::ScoreRun& run : c.runs) {
-      json rj{{"first_seed", run.first_seed}, {"found", run.found}, {"schedules", run.schedules}, {"seconds", run.seconds}};
+      json rj{
+          {"first_seed", run.first_seed}, {"found", run.found}, {"schedules", run.schedules}, {"seconds", run.seconds}};
       if (!run.verdict.empty()) {
         rj.update({{"seed", run.seed}, {"verdict", run.verdict}, {"message", run.message}, {"replay", run.replay}});
       }
@@ -174,9 +189,13 @@ std::string scoreboard_json(const ScoreboardReport& r) {
     j["cells"].push_back(std::move(cell));
   }
   for (const matrix::StrategySummary& s : matrix::strategy_summaries(r)) {
-    j["summary"].push_back({{"strategy", sim::strategy_name(s.strategy)}, {"memory", sim::memory_name(s.memory)},
-                            {"runs", s.runs}, {"found", s.found}, {"targets", s.targets},
-                            {"always_found", s.always_found}, {"best_median", s.best}});
+    j["summary"].push_back({{"strategy", sim::strategy_name(s.strategy)},
+                            {"memory", sim::memory_name(s.memory)},
+                            {"runs", s.runs},
+                            {"found", s.found},
+                            {"targets", s.targets},
+                            {"always_found", s.always_found},
+                            {"best_median", s.best}});
   }
   return j.dump(1) + "\n";
 }

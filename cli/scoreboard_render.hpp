@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The scoreboard's renderings, from the one report run_scoreboard returns
 // (engines/scoreboard.hpp) and its statistics: the table as text (a Markdown
 // table, so the README takes it as printed), JSON, the cumulative plot as SVG

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The scoreboard's cumulative plot as SVG (scoreboard_render.hpp): one panel
 // per memory model, x the schedules on a log scale from 1 to the budget, y
 // the share of (target, run) pairs over the targets expected to fail whose
@@ -40,15 +41,16 @@ std::string svg_text(const std::string& s) {
 }
 
 struct Axes {
-  double x0, y0;          // the panel's top left corner
-  double log_max;         // log10 of the x axis' end
+  double x0, y0;   // the panel's top left corner
+  double log_max;  // log10 of the x axis' end
   double x(double v) const { return x0 + kPanelW * (v <= 1 ? 0 : std::log10(v) / log_max); }
   double y(double share) const { return y0 + kPanelH * (1 - share); }
 };
 
 // The panel's frame, grid, ticks and labels.
 std::string frame(const Axes& a, std::uint64_t budget, const std::string& title) {
-  std::string s = "<text x=\"" + num(a.x0) + "\" y=\"" + num(a.y0 - 10) + "\" font-weight=\"bold\">" + svg_text(title) + "</text>\n";
+  std::string s = "<text x=\"" + num(a.x0) + "\" y=\"" + num(a.y0 - 10) + "\" font-weight=\"bold\">" + svg_text(title) +
+                  "</text>\n";
   s += "<rect x=\"" + num(a.x0) + "\" y=\"" + num(a.y0) + "\" width=\"" + num(kPanelW) + "\" height=\"" + num(kPanelH) +
        "\" fill=\"none\" stroke=\"#444\"/>\n";
   for (int i = 0; i <= 4; ++i) {
@@ -106,25 +108,28 @@ std::size_t failing_targets(const matrix::ScoreboardReport& r, sim::MemoryModel 
 std::string scoreboard_svg(const matrix::ScoreboardReport& r) {
   const std::size_t panels = std::max<std::size_t>(1, r.spec.memories.size());
   const double width = kLeft + panels * (kPanelW + kGap), height = kTop + kPanelH + kBottom + 24;
-  std::string s = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
-                  num(width) + "\" height=\"" + num(height) + "\" viewBox=\"0 0 " + num(width) + " " + num(height) +
-                  "\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  s += "<text x=\"" + num(kLeft) + "\" y=\"20\" font-size=\"14\">Share of (mutant, run) pairs found within x schedules: " +
+  std::string s =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(width) +
+      "\" height=\"" + num(height) + "\" viewBox=\"0 0 " + num(width) + " " + num(height) +
+      "\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  s += "<text x=\"" + num(kLeft) +
+       "\" y=\"20\" font-size=\"14\">Share of (mutant, run) pairs found within x schedules: " +
        std::to_string(r.spec.runs) + " runs per cell, budget " + std::to_string(r.spec.budget) + "</text>\n";
   const double log_max = std::log10(static_cast<double>(std::max<std::uint64_t>(r.spec.budget, 10)));
   for (std::size_t p = 0; p < r.spec.memories.size(); ++p) {
     const sim::MemoryModel m = r.spec.memories[p];
     const Axes a{kLeft + static_cast<double>(p) * (kPanelW + kGap), kTop, log_max};
-    s += frame(a, r.spec.budget, std::string("memory ") + sim::memory_name(m) + " (" +
-                                     std::to_string(failing_targets(r, m)) + " mutants)");
+    s += frame(a, r.spec.budget,
+               std::string("memory ") + sim::memory_name(m) + " (" + std::to_string(failing_targets(r, m)) +
+                   " mutants)");
     for (std::size_t k = 0; k < r.spec.strategies.size(); ++k) s += curve(r, a, r.spec.strategies[k], m, k);
   }
   double x = kLeft;  // the legend, one entry per strategy
   const double y = kTop + kPanelH + 56;
   for (std::size_t k = 0; k < r.spec.strategies.size(); ++k) {
     const std::string dash = kDashes[k / std::size(kColours) % std::size(kDashes)];
-    s += "<line x1=\"" + num(x) + "\" y1=\"" + num(y) + "\" x2=\"" + num(x + 24) + "\" y2=\"" + num(y) + "\" stroke=\"" +
-         kColours[k % std::size(kColours)] + "\" stroke-width=\"2\"" +
+    s += "<line x1=\"" + num(x) + "\" y1=\"" + num(y) + "\" x2=\"" + num(x + 24) + "\" y2=\"" + num(y) +
+         "\" stroke=\"" + kColours[k % std::size(kColours)] + "\" stroke-width=\"2\"" +
          (dash.empty() ? "" : " stroke-dasharray=\"" + dash + "\"") + "/>\n<text x=\"" + num(x + 30) + "\" y=\"" +
          num(y + 4) + "\">" + svg_text(sim::strategy_name(r.spec.strategies[k])) + "</text>\n";
     x += 40 + 8.0 * std::string(sim::strategy_name(r.spec.strategies[k])).size();

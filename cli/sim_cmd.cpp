@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // `wsstress sim` and `wsstress replay`: run the simulator over a seed range,
 // write a reproducer for each failure (shrunk on request), render traces.
 #include <sys/wait.h>
@@ -18,9 +19,9 @@
 #include "report.hpp"
 #include "sim_outputs.hpp"
 #include "timeline.hpp"
-#include "wsstress/core/shown.hpp"
 #include "wsstress/core/catalog.hpp"
 #include "wsstress/core/scenarios.hpp"
+#include "wsstress/core/shown.hpp"
 
 namespace wsstress::cli {
 
@@ -89,11 +90,12 @@ void emit_trace(const sim::Repro& r, bool text, const std::string& out_path, con
 }
 
 void print_shrink(const sim::ShrinkReport& s) {
-  std::fprintf(text_out(), "shrink: %llu attempts; iterations %zu -> %zu, threads %zu -> %zu, pools %zu -> %zu, "
-              "schedule %zu -> %zu decisions, preemptions %zu -> %zu\n",
-              static_cast<unsigned long long>(s.attempts), s.before.spec.iterations, s.after.spec.iterations,
-              s.before.spec.threads, s.after.spec.threads, s.before.spec.pools, s.after.spec.pools,
-              s.before.config.forced.size(), s.after.config.forced.size(), s.preemptions_before, s.preemptions_after);
+  std::fprintf(text_out(),
+               "shrink: %llu attempts; iterations %zu -> %zu, threads %zu -> %zu, pools %zu -> %zu, "
+               "schedule %zu -> %zu decisions, preemptions %zu -> %zu\n",
+               static_cast<unsigned long long>(s.attempts), s.before.spec.iterations, s.after.spec.iterations,
+               s.before.spec.threads, s.after.spec.threads, s.before.spec.pools, s.after.spec.pools,
+               s.before.config.forced.size(), s.after.config.forced.size(), s.preemptions_before, s.preemptions_after);
 }
 
 // Shrinks in a child process, where a candidate run that crashes the pool ends
@@ -108,8 +110,10 @@ std::optional<sim::Repro> shrink_guarded(const sim::Repro& r, bool quiet) {
   if (!a.started) return sim::shrink(r).after;
   Result<sim::Repro> shrunk = sim::read_repro(a.text);
   if (a.clean && shrunk) return std::move(*shrunk);
-  std::fprintf(stderr, "wsstress: shrink: the shrinking process %s (a candidate crashed the pool?); the reproducer "
-               "is written as found\n", sim::process_end_text(a.status).c_str());
+  std::fprintf(stderr,
+               "wsstress: shrink: the shrinking process %s (a candidate crashed the pool?); the reproducer "
+               "is written as found\n",
+               sim::process_end_text(a.status).c_str());
   return std::nullopt;
 }
 
@@ -121,9 +125,9 @@ std::string write_failure(const SimOptions& o, const sim::SimFailure& f, std::se
   const auto& run = o.campaign.base.run;
   sim::Repro repro = f.repro;
   const auto named = [&](const std::string& p) { return o.keep_going && !p.empty() ? per_seed_path(p, f.seed) : p; };
-  const std::string path = o.repro_path.empty() ? "wsstress-" + run.scenario + "-" + run.mutant + "-seed" +
-                                                      std::to_string(f.seed) + ".repro"
-                                                : named(o.repro_path);
+  const std::string path =
+      o.repro_path.empty() ? "wsstress-" + run.scenario + "-" + run.mutant + "-seed" + std::to_string(f.seed) + ".repro"
+                           : named(o.repro_path);
   // A crash is neither shrunk nor traced here: each run would end this process.
   const bool crash = f.result.verdict.kind == core::VerdictKind::Crash;
   if (o.shrink && !crash) {
@@ -188,8 +192,8 @@ std::string other_build(const sim::Repro& r) {
 // The replay's verdict and whether it is the recorded run again (its verdict
 // and, when recorded, its trace hash); what differed goes to stderr.
 bool print_replay_verdict(const sim::Repro& r, const sim::SimResult& res) {
-  std::fprintf(text_out(), "replay: %s%s%s\n", core::verdict_name(res.verdict.kind), res.verdict.message.empty() ? "" : ": ",
-               res.verdict.message.c_str());
+  std::fprintf(text_out(), "replay: %s%s%s\n", core::verdict_name(res.verdict.kind),
+               res.verdict.message.empty() ? "" : ": ", res.verdict.message.c_str());
   std::fputs(explanation_text(res.verdict).c_str(), text_out());
   if (!res.verdict.dump.empty()) std::fprintf(text_out(), "state when it was detected:\n%s", res.verdict.dump.c_str());
   if (r.trace_hash != 0) {
@@ -212,13 +216,16 @@ bool print_replay_verdict(const sim::Repro& r, const sim::SimResult& res) {
 // schedule, and whether the recorded failure is still there. Its exit code is
 // this run's verdict's: 0 when the failure is gone.
 int print_fix_check(const sim::Repro& r, const sim::SimResult& res, const std::string& mutant) {
-  std::fprintf(text_out(), "replay: %s\n",
-               res.divergence.empty()
-                   ? ("followed the whole recorded schedule (" + std::to_string(r.config.forced.size()) + " decisions)").c_str()
-                   : ("left it: " + res.divergence + "; from there on, the non-preemptive rule (the fiber that ran last "
-                      "goes on, else the lowest runnable; a load reads the newest store)").c_str());
-  std::fprintf(text_out(), "replay: %s%s%s\n", core::verdict_name(res.verdict.kind), res.verdict.message.empty() ? "" : ": ",
-               res.verdict.message.c_str());
+  std::fprintf(
+      text_out(), "replay: %s\n",
+      res.divergence.empty()
+          ? ("followed the whole recorded schedule (" + std::to_string(r.config.forced.size()) + " decisions)").c_str()
+          : ("left it: " + res.divergence +
+             "; from there on, the non-preemptive rule (the fiber that ran last "
+             "goes on, else the lowest runnable; a load reads the newest store)")
+                .c_str());
+  std::fprintf(text_out(), "replay: %s%s%s\n", core::verdict_name(res.verdict.kind),
+               res.verdict.message.empty() ? "" : ": ", res.verdict.message.c_str());
   std::fputs(explanation_text(res.verdict).c_str(), text_out());
   if (!res.verdict.dump.empty()) std::fprintf(text_out(), "state when it was detected:\n%s", res.verdict.dump.c_str());
   const std::string recorded = r.verdict + (r.message.empty() ? "" : ": " + r.message);
@@ -241,7 +248,8 @@ int replay_run(const ReplayOptions& o, const Result<sim::Repro>& r) {
     core::RunSpec spec = r->spec;
     if (!o.mutant.empty()) spec.mutant = o.mutant;
     cfg.forced_then_keep_running = true;
-    std::fprintf(text_out(), "replay: checking a fix: the schedule recorded on mutant %s, replayed on %s (this build)\n",
+    std::fprintf(text_out(),
+                 "replay: checking a fix: the schedule recorded on mutant %s, replayed on %s (this build)\n",
                  r->spec.mutant.c_str(), spec.mutant == "none" ? "the clean pool" : ("mutant " + spec.mutant).c_str());
     std::fflush(text_out());  // said before a crash can end this process
     const sim::SimResult res = sim::find_sim_runner(spec.mutant)(spec, cfg);
@@ -249,16 +257,17 @@ int replay_run(const ReplayOptions& o, const Result<sim::Repro>& r) {
     const int code = print_fix_check(*r, res, spec.mutant == "none" ? "the clean pool" : "mutant " + spec.mutant);
     return unwritten && code == kOk ? static_cast<int>(kInternal) : code;
   }
-  std::fprintf(text_out(), "replay: scenario %s, mutant %s, seed %llu, %s/%s, %zu decisions\n", r->spec.scenario.c_str(),
-              r->spec.mutant.c_str(), static_cast<unsigned long long>(r->config.seed), sim::strategy_name(r->config.strategy),
-              sim::memory_name(r->config.memory), r->config.forced.size());
+  std::fprintf(text_out(), "replay: scenario %s, mutant %s, seed %llu, %s/%s, %zu decisions\n",
+               r->spec.scenario.c_str(), r->spec.mutant.c_str(), static_cast<unsigned long long>(r->config.seed),
+               sim::strategy_name(r->config.strategy), sim::memory_name(r->config.memory), r->config.forced.size());
   if (!r->shrunk_from.empty()) std::fprintf(text_out(), "replay: shrunk from %s\n", r->shrunk_from.c_str());
   std::fflush(text_out());  // said before a crash can end this process
   sim::SimResult res = sim::find_sim_runner(r->spec.mutant)(r->spec, cfg);
   // A schedule that no longer fits is the recorded run not shown again: a
   // finding about the run (exit 3, as another verdict is), not a bad command line.
   if (!res.divergence.empty()) {
-    std::fprintf(stderr, "wsstress: error: %s: the replay did not reproduce the recorded run: %s (was it recorded "
+    std::fprintf(stderr,
+                 "wsstress: error: %s: the replay did not reproduce the recorded run: %s (was it recorded "
                  "with another build of the pool, or its settings edited?)%s\n",
                  o.file.c_str(), res.divergence.c_str(), other_build(*r).c_str());
     return kInternal;
@@ -323,8 +332,10 @@ int replay_command(const ReplayOptions& o) {
   std::fprintf(text_out(), "replay: crash: %s\n", how.c_str());
   std::fflush(text_out());
   if (r->verdict == "crash" && r->message.rfind(how, 0) == 0) return kFailed;
-  std::fprintf(stderr, "wsstress: error: the replay did not reproduce the recorded run: recorded %s%s%s, replayed a crash (%s)%s\n",
-               r->verdict.c_str(), r->message.empty() ? "" : ": ", r->message.c_str(), how.c_str(), other_build(*r).c_str());
+  std::fprintf(
+      stderr,
+      "wsstress: error: the replay did not reproduce the recorded run: recorded %s%s%s, replayed a crash (%s)%s\n",
+      r->verdict.c_str(), r->message.empty() ? "" : ": ", r->message.c_str(), how.c_str(), other_build(*r).c_str());
   return kInternal;
 }
 
@@ -353,11 +364,10 @@ void add_sim_options(CLI::App* cmd, SimOptions& o) {
       cmd->add_option("--input", o.input_path, "a program file (a program_fuzzer input) for --scenario program"));
   cmd->add_flag("--keep-going", o.keep_going, "keep sweeping after a failure");
   add_quiet(cmd, o.quiet, "the verdict line only: no progress line, no text report");
-  cmd->footer(
-      "Examples:\n"
-      "  wsstress sim --scenario inject --mutant no_sleep_fence --strategy pct --memory tso -s 0..9999\n"
-      "  wsstress sim --scenario join --strategy dfs --preemption-bound 2 --seed 0\n"
-      "  wsstress sim --mutant latch_set_no_wake --repro f.repro --shrink   # then: wsstress replay f.repro");
+  cmd->footer("Examples:\n"
+              "  wsstress sim --scenario inject --mutant no_sleep_fence --strategy pct --memory tso -s 0..9999\n"
+              "  wsstress sim --scenario join --strategy dfs --preemption-bound 2 --seed 0\n"
+              "  wsstress sim --mutant latch_set_no_wake --repro f.repro --shrink   # then: wsstress replay f.repro");
 }
 
 // What CLI11 cannot check, and the texts turned into the campaign's settings.
@@ -386,16 +396,18 @@ Subcommand add_sim(CLI::App& parent) {
   return {cmd, [o] {
             if (auto ok = resolve(*o); !ok) return usage_error(ok.error());
             if (auto ok = claim_stdout({{"--json", &o->json_path},
-                                          {"--repro", &o->repro_path},
-                                          {"--trace-out", &o->trace_out},
-                                          {"--html", &o->html_path}}); !ok) {
+                                        {"--repro", &o->repro_path},
+                                        {"--trace-out", &o->trace_out},
+                                        {"--html", &o->html_path}});
+                !ok) {
               return usage_error(ok.error());
             }
             // A failure's reproducer goes to the current folder unless --repro
             // says where: refused now, not after a hang is found.
             if (o->repro_path.empty()) {
               const auto& run = o->campaign.base.run;
-              if (const std::string why = output_path_refusal("wsstress-" + run.scenario + "-" + run.mutant + "-seed0.repro");
+              if (const std::string why =
+                      output_path_refusal("wsstress-" + run.scenario + "-" + run.mutant + "-seed0.repro");
                   !why.empty()) {
                 return usage_error("the default reproducer path: " + why + " (give --repro FILE)");
               }
@@ -425,8 +437,10 @@ Subcommand add_replay(CLI::App& parent) {
       ->check([](const std::string& v) { return core::run_flag("--mutant").check(v); });
   return {cmd, [o] {
             if (!o->mutant.empty()) o->check_fix = true;
-            if (o->check_fix && o->shrink) return usage_error("--shrink shrinks the recorded failure: not with --check-fix");
-            auto ok = claim_stdout({{"the reproducer", &o->file}, {"--trace-out", &o->trace_out}, {"--html", &o->html_path}});
+            if (o->check_fix && o->shrink)
+              return usage_error("--shrink shrinks the recorded failure: not with --check-fix");
+            auto ok =
+                claim_stdout({{"the reproducer", &o->file}, {"--trace-out", &o->trace_out}, {"--html", &o->html_path}});
             if (!ok) return usage_error(ok.error());
             return replay_command(*o);
           }};

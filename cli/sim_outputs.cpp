@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Per-seed output names and outputs left by an earlier run. See sim_outputs.hpp.
 #include "sim_outputs.hpp"
 
@@ -56,17 +57,23 @@ bool settle_unwritten(const char* option, const std::string& path, OutputKind ki
   struct stat st {};
   if (::lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return true;  // nothing there, or not a file to judge
   if (!written_by_wsstress(path, kind)) {
-    std::fprintf(stderr, "wsstress: note: %s %s: not written by this run; the file there is not a wsstress output, "
-                         "left as it was\n", option, shown(path).c_str());
+    std::fprintf(stderr,
+                 "wsstress: note: %s %s: not written by this run; the file there is not a wsstress output, "
+                 "left as it was\n",
+                 option, shown(path).c_str());
     return true;
   }
   if (::unlink(path.c_str()) != 0) {
-    std::fprintf(stderr, "wsstress: error: %s %s: an earlier run's output, not this run's, and it cannot be "
-                         "removed: %s\n", option, shown(path).c_str(), std::strerror(errno));
+    std::fprintf(stderr,
+                 "wsstress: error: %s %s: an earlier run's output, not this run's, and it cannot be "
+                 "removed: %s\n",
+                 option, shown(path).c_str(), std::strerror(errno));
     return false;
   }
-  std::fprintf(stderr, "wsstress: note: %s %s: this run wrote none; the file left there by an earlier run was "
-                       "removed\n", option, shown(path).c_str());
+  std::fprintf(stderr,
+               "wsstress: note: %s %s: this run wrote none; the file left there by an earlier run was "
+               "removed\n",
+               option, shown(path).c_str());
   return true;
 }
 

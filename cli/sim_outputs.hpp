@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The files `wsstress sim` writes per failure, named and kept true (
 // items 3 and 6): with --keep-going each failing seed gets its own reproducer,
 // Perfetto trace and HTML report, named by seed (`one.repro` ->

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // `wsstress smoke`: drives every entry path of the production pool once per
 // round and checks each result against a sequential computation. A watchdog
 // turns a hang into exit code 4 with the step that hung, so the command never
@@ -17,8 +18,8 @@
 #include <vector>
 
 #include "exit_codes.hpp"
-#include "wsstress/pool.hpp"
 #include "wsstress/core/shown.hpp"
+#include "wsstress/pool.hpp"
 
 namespace wsstress::cli {
 namespace {
@@ -112,7 +113,6 @@ bool check_environment(const SmokeOptions& o) {
   return true;
 }
 
-
 using Clock = std::chrono::steady_clock;
 
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
@@ -182,7 +182,8 @@ struct Smoke {
     auto exited = std::make_shared<std::atomic<std::size_t>>(0);
     std::size_t n_threads = 0;
     {
-      ThreadPool c(ThreadPoolBuilder().num_threads(o.threads).exit_handler([exited](std::size_t) { exited->fetch_add(1); }));
+      ThreadPool c(
+          ThreadPoolBuilder().num_threads(o.threads).exit_handler([exited](std::size_t) { exited->fetch_add(1); }));
       n_threads = c.current_num_threads();
       for (int i = 0; i < 100 * o.rounds; ++i) c.spawn([ran] { ran->fetch_add(1); });
     }
@@ -209,8 +210,8 @@ int run_smoke(const SmokeOptions& o) {
     smoke.spawn_and_drop();
   } catch (const ThreadPoolBuildError& e) {
     // Name the count: a thread limit (ulimit -u, a container's pids.max) is the usual cause.
-    const std::size_t wanted = std::min(ThreadPoolBuilder().num_threads(o.threads).get_num_threads(),
-                                        pool::max_num_threads());
+    const std::size_t wanted =
+        std::min(ThreadPoolBuilder().num_threads(o.threads).get_num_threads(), pool::max_num_threads());
     std::fprintf(stderr, "wsstress: smoke: cannot build a pool of %zu threads: %s%s\n", wanted, e.what(),
                  e.code() == std::errc::resource_unavailable_try_again
                      ? " (a limit on threads: see ulimit -u, /proc/sys/kernel/threads-max, a container's pids.max)"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The subcommands by name. See subcommands.hpp.
 #include "subcommands.hpp"
 #include "wsstress/core/shown.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The subcommands of `wsstress` by name: finding one (`help SUBCOMMAND`),
 // and naming a misspelt one, which CLI11 reports only as "A subcommand is
 // required".

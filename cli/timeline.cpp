@@ -1,15 +1,16 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Trace renderers (see timeline.hpp). Timestamps are scheduling steps, shown in
 // Perfetto as microseconds.
 #include "timeline.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
-#include <algorithm>
-#include <vector>
 #include <nlohmann/json.hpp>
+#include <vector>
 
-#include "wsstress/pool/trace.hpp"
 #include "wsstress/core/source_path.hpp"
+#include "wsstress/pool/trace.hpp"
 
 namespace wsstress::cli {
 
@@ -32,7 +33,8 @@ std::map<std::uint64_t, std::string> object_names(const sim::SimResult& r) {
   for (const sim::TracePoint& p : r.trace) {
     if (p.op != sim::Op::Event || p.arg2 == 0) continue;
     const auto kind = static_cast<pool::EventKind>(p.detail);
-    if (kind == pool::EventKind::ThreadSleepGate && p.arg == 2) names[p.arg2] = "is_blocked mutex of " + fiber_name(r, p.fiber);
+    if (kind == pool::EventKind::ThreadSleepGate && p.arg == 2)
+      names[p.arg2] = "is_blocked mutex of " + fiber_name(r, p.fiber);
     if (kind == pool::EventKind::ThreadSleeping) names[p.arg2] = "is_blocked condvar of " + fiber_name(r, p.fiber);
   }
   return names;
@@ -64,8 +66,8 @@ std::string trace_text(const sim::SimResult& r) {
     } else if (p.op == sim::Op::Stale) {
       // A load read an older store than the newest (cpp memory): which one.
       std::snprintf(line, sizeof line, "%8llu  %-14s stale read %s:%u (the store %llu back in modification order)\n",
-                    static_cast<unsigned long long>(p.step), fiber_name(r, p.fiber).c_str(),
-                    short_file(p.file).c_str(), p.line, static_cast<unsigned long long>(p.detail));
+                    static_cast<unsigned long long>(p.step), fiber_name(r, p.fiber).c_str(), short_file(p.file).c_str(),
+                    p.line, static_cast<unsigned long long>(p.detail));
     } else if (on_object(p.op)) {
       std::snprintf(line, sizeof line, "%8llu  %-14s %-7s %s  (%s%s:%u)\n", static_cast<unsigned long long>(p.step),
                     fiber_name(r, p.fiber).c_str(), sim::op_name(p.op), object_name(names, p.detail).c_str(),
@@ -151,34 +153,66 @@ std::string trace_perfetto(const sim::SimResult& r) {
   json events = json::array();
   events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", 1}, {"args", {{"name", "wsstress sim"}}}});
   for (std::uint32_t i = 0; i < t.lanes.size(); ++i) {
-    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", 1}, {"tid", i}, {"args", {{"name", t.lanes[i].name}}}});
+    events.push_back(
+        {{"name", "thread_name"}, {"ph", "M"}, {"pid", 1}, {"tid", i}, {"args", {{"name", t.lanes[i].name}}}});
   }
   for (const auto& e : t.events) {
-    events.push_back({{"name", e.name}, {"ph", "i"}, {"s", "t"}, {"pid", 1}, {"tid", e.fiber},
-                      {"ts", static_cast<double>(e.step)}, {"args", {{"at", e.at}}}});
+    events.push_back({{"name", e.name},
+                      {"ph", "i"},
+                      {"s", "t"},
+                      {"pid", 1},
+                      {"tid", e.fiber},
+                      {"ts", static_cast<double>(e.step)},
+                      {"args", {{"at", e.at}}}});
   }
   for (const auto& b : t.blocked) {
     if (b.to_end) continue;  // Perfetto shows where a lane stops; the HTML report marks these
-    events.push_back({{"name", "blocked (" + b.op + ")"}, {"ph", "X"}, {"pid", 1}, {"tid", b.fiber},
-                      {"ts", static_cast<double>(b.from)}, {"dur", static_cast<double>(b.to - b.from)}, {"cat", "state"}});
+    events.push_back({{"name", "blocked (" + b.op + ")"},
+                      {"ph", "X"},
+                      {"pid", 1},
+                      {"tid", b.fiber},
+                      {"ts", static_cast<double>(b.from)},
+                      {"dur", static_cast<double>(b.to - b.from)},
+                      {"cat", "state"}});
   }
   for (const auto& run : t.runs) {
-    events.push_back({{"name", run.what}, {"ph", "X"}, {"pid", 1}, {"tid", run.fiber},
-                      {"ts", static_cast<double>(run.step)}, {"dur", 1.0}, {"cat", "run"}});
+    events.push_back({{"name", run.what},
+                      {"ph", "X"},
+                      {"pid", 1},
+                      {"tid", run.fiber},
+                      {"ts", static_cast<double>(run.step)},
+                      {"dur", 1.0},
+                      {"cat", "run"}});
   }
   // Wake-ups as flows; one whose fiber never ran again has no head and is left out.
   std::uint64_t id = 1;
   for (const auto& w : t.wakes) {
     if (!w.arrived) continue;
-    events.push_back({{"name", "wake"}, {"ph", "s"}, {"cat", "wake"}, {"id", id}, {"pid", 1}, {"tid", w.from},
+    events.push_back({{"name", "wake"},
+                      {"ph", "s"},
+                      {"cat", "wake"},
+                      {"id", id},
+                      {"pid", 1},
+                      {"tid", w.from},
                       {"ts", static_cast<double>(w.step)}});
-    events.push_back({{"name", "wake"}, {"ph", "f"}, {"bp", "e"}, {"cat", "wake"}, {"id", id}, {"pid", 1},
-                      {"tid", w.to}, {"ts", static_cast<double>(w.arrives)}});
+    events.push_back({{"name", "wake"},
+                      {"ph", "f"},
+                      {"bp", "e"},
+                      {"cat", "wake"},
+                      {"id", id},
+                      {"pid", 1},
+                      {"tid", w.to},
+                      {"ts", static_cast<double>(w.arrives)}});
     ++id;
   }
   if (!r.verdict.explanation.empty()) {  // the stall's explanation, as one global mark at the end
-    events.push_back({{"name", "why it was never woken"}, {"ph", "i"}, {"s", "g"}, {"pid", 1}, {"tid", 0},
-                      {"ts", static_cast<double>(t.end)}, {"args", {{"explanation", r.verdict.explanation}}}});
+    events.push_back({{"name", "why it was never woken"},
+                      {"ph", "i"},
+                      {"s", "g"},
+                      {"pid", 1},
+                      {"tid", 0},
+                      {"ts", static_cast<double>(t.end)},
+                      {"args", {{"explanation", r.verdict.explanation}}}});
   }
   return json{{"traceEvents", events}, {"displayTimeUnit", "ns"}}.dump() + "\n";
 }

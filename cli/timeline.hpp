@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Renderings of a simulated run's trace: plain text (one scheduling point a
 // line, with source locations) and Chrome trace-event JSON for Perfetto (one
 // lane per fiber, runs and blocked spans as slices, wake-ups as flows, pool

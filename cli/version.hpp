@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The tool's name and version as `wsstress --version` and every report's
 // "tool" field spell them. The version is written once, in the top
 // CMakeLists.txt (project(... VERSION)), and reaches this target as

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # `cpack -G DEB` in a build tree: one wsstress .deb with everything
 # `cmake --install` puts under /usr (the tool, its companions, fuzz targets,
 # data, man page and completions, and the pool's development files). Its

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # The one build mechanism of the tool's self-registering folders:
 # the simulator's strategies (sim/src/strategies/), the matrix's engines
 # (matrix/src/engines/) and the Relacy models (relacy/src/models/), each file

@@ -1,4 +1,5 @@
 #!/bin/bash -eu
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Builds the fuzz targets the way OSS-Fuzz and ClusterFuzzLite expect: with
 # their $CC, $CXX, $CXXFLAGS (sanitizer and coverage flags) and
 # $LIB_FUZZING_ENGINE, and puts in $OUT each target, its seed corpus

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // oracle_fuzzer: the differential fuzz target. The input bytes are
 // a program, decoded exactly as program_fuzzer decodes them (and skipped when
 // program_input_is_too_long), run on rayon-core 1.10.1 and on the port, and
@@ -23,8 +24,8 @@
 #include <vector>
 
 #include "target_env.hpp"
-#include "wsstress/sim/fuzz_input.hpp"
 #include "wsstress/oracle/oracle.hpp"
+#include "wsstress/sim/fuzz_input.hpp"
 
 namespace {
 
@@ -102,12 +103,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     case oracle::SideStatus::Unavailable:
       std::fprintf(stderr, "oracle_fuzzer: %s\n", rayon.detail.c_str());
       std::exit(3);
-    case oracle::SideStatus::Hang:
-      report_and_abort("rayon-core hangs", prog, "== " + rayon.detail + "\n");
-    case oracle::SideStatus::Crash:
-      report_and_abort("rayon-core's run crashed", prog, "== " + rayon.detail + "\n");
-    case oracle::SideStatus::Ok:
-      break;
+    case oracle::SideStatus::Hang: report_and_abort("rayon-core hangs", prog, "== " + rayon.detail + "\n");
+    case oracle::SideStatus::Crash: report_and_abort("rayon-core's run crashed", prog, "== " + rayon.detail + "\n");
+    case oracle::SideStatus::Ok: break;
   }
   const std::string rayon_log = "== rayon-core log:\n" + indented(oracle::log_text(rayon.facts));
   const oracle::PortRun port = oracle::run_port(
@@ -127,7 +125,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     body += "   " + d.fact + ": " + std::to_string(d.port) + " / " + std::to_string(d.rayon) + "\n";
   body += "== port log (canonical):\n" + indented(oracle::log_text(port_facts)) + "== rayon-core log (canonical):\n" +
           indented(oracle::log_text(rayon_facts));
-  report_and_abort(
-      diffs.empty() ? "the port disagrees with the sequential interpreter" : "the port and rayon-core 1.10.1 differ",
-      prog, body);
+  report_and_abort(diffs.empty() ? "the port disagrees with the sequential interpreter"
+                                 : "the port and rayon-core 1.10.1 differ",
+                   prog, body);
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // parser_fuzzer: the tool's own parsers on any bytes, so a fuzz tool that asks
 // to be trusted with findings cannot itself be crashed by its inputs: a
 // reproducer file (sim::read_repro, what `wsstress replay` reads) and a
@@ -11,8 +12,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "wsstress/sim/engine.hpp"
 #include "wsstress/core/program.hpp"
+#include "wsstress/sim/engine.hpp"
 
 namespace {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // program_fuzzer: the input bytes are a program (stress/program.hpp) over up
 // to three pools - joins inside scopes inside cross-pool installs that throw -
 // run on real threads by the `program` scenario of the real-thread engine,
@@ -34,10 +35,11 @@ std::uint64_t fnv1a(const std::uint8_t* d, std::size_t n) {
                f.verdict.message.c_str());
   std::fprintf(stderr, "== program (mutant %s):\n%s", g_options.mutant.c_str(), program_text.c_str());
   if (!f.verdict.dump.empty()) std::fprintf(stderr, "== state dump:\n%s\n", f.verdict.dump.c_str());
-  std::fprintf(stderr, "== replay on real threads: %s\n== convert: %s\n",
-               wsstress::core::program_run_command("<this input>", g_options.mutant).c_str(),
-               wsstress::core::fuzz_command({.target = "program", .convert = "<this input>", .mutant = g_options.mutant})
-                   .c_str());
+  std::fprintf(
+      stderr, "== replay on real threads: %s\n== convert: %s\n",
+      wsstress::core::program_run_command("<this input>", g_options.mutant).c_str(),
+      wsstress::core::fuzz_command({.target = "program", .convert = "<this input>", .mutant = g_options.mutant})
+          .c_str());
   std::fflush(stderr);
   std::abort();
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // reads_from_fuzzer: reads-from fuzzing (RFF: Wolff, Shi, Zhang and
 // Roychoudhury, "Greybox Fuzzing for Concurrency Testing", ASPLOS 2024; issue
 // #42) under libFuzzer. An input is an abstract schedule
@@ -26,7 +27,7 @@
 
 namespace {
 std::string g_mutant = "none";
-std::string g_scenario;  // empty: byte 0 picks
+std::string g_scenario;                 // empty: byte 0 picks
 wsstress::sim::ReadsFromPairs g_pairs;  // every run's pairs in this process: the mutator draws from them
 
 constexpr std::size_t kPairSlots = 1u << 12;  // a few hundred pairs per scenario: few collisions

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // schedule_fuzzer: the input bytes drive the deterministic simulator - the
 // scenario, its sizes and seed, the program (for the program scenario), and
 // then every scheduling and store-buffer decision, one byte each - so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // What the two targets that drive the simulator (schedule_fuzzer,
 // reads_from_fuzzer) share: their --scenario option, which must name a
 // scenario the schedule header can draw, and the report of a failing run
@@ -47,12 +48,12 @@ inline SimulatorTargetOptions simulator_target_options(int* argc, char*** argv, 
 
 // A failing run: its report on stderr (lines starting "== wsstress", which
 // `wsstress fuzz` shows), then abort. `target` is `wsstress fuzz`'s name of it.
-[[noreturn]] inline void report_finding(const std::string& target, const sim::ScheduleInput& in, const sim::SimResult& r,
-                                        const std::string& mutant, const std::string& scenario,
+[[noreturn]] inline void report_finding(const std::string& target, const sim::ScheduleInput& in,
+                                        const sim::SimResult& r, const std::string& mutant, const std::string& scenario,
                                         const std::vector<std::string>& also = {}) {
   std::fprintf(stderr, "\n== wsstress %s_fuzzer: %s: %s (scenario %s, mutant %s, %s, %llu steps)\n", target.c_str(),
-               core::verdict_name(r.verdict.kind), r.verdict.message.c_str(), in.spec.scenario.c_str(),
-               mutant.c_str(), sim::memory_name(in.config.memory), static_cast<unsigned long long>(r.steps));
+               core::verdict_name(r.verdict.kind), r.verdict.message.c_str(), in.spec.scenario.c_str(), mutant.c_str(),
+               sim::memory_name(in.config.memory), static_cast<unsigned long long>(r.steps));
   for (const std::string& line : also) std::fprintf(stderr, "== wsstress %s_fuzzer %s\n", target.c_str(), line.c_str());
   if (!r.verdict.dump.empty()) std::fprintf(stderr, "== state dump:\n%s\n", r.verdict.dump.c_str());
   std::fprintf(stderr, "== convert to a reproducer: %s\n",

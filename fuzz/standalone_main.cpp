@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // A driver for the fuzz targets where libFuzzer is not available (the g++
 // builds): it replays files and folders given as arguments - the corpus
 // regression tests - and, with -runs=N or -max_total_time=S, runs random and
@@ -30,7 +31,7 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv);
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
 // A target's own mutator, where it has one (reads_from_fuzzer), as libFuzzer would use it.
 extern "C" __attribute__((weak)) std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t size,
-                                                                      std::size_t max_size, unsigned seed);
+                                                                     std::size_t max_size, unsigned seed);
 
 namespace {
 
@@ -91,7 +92,7 @@ bool read_file(const std::string& path, std::vector<std::uint8_t>& out) {
 }
 
 void collect(const std::string& path, std::vector<std::string>& files) {
-  struct stat st{};
+  struct stat st {};
   if (stat(path.c_str(), &st) != 0) {
     std::fprintf(stderr, "standalone fuzz driver: cannot read '%s': %s\n", path.c_str(), std::strerror(errno));
     std::exit(2);
@@ -185,7 +186,9 @@ int main(int argc, char** argv) {
       for (unsigned e = 0; e < edits; ++e) {
         const unsigned op = rng() % 3;
         if (op == 0 && !input.empty()) input[rng() % input.size()] = static_cast<std::uint8_t>(rng());
-        else if (op == 1 && input.size() < max_len) input.insert(input.begin() + static_cast<std::ptrdiff_t>(rng() % (input.size() + 1)), static_cast<std::uint8_t>(rng()));
+        else if (op == 1 && input.size() < max_len)
+          input.insert(input.begin() + static_cast<std::ptrdiff_t>(rng() % (input.size() + 1)),
+                       static_cast<std::uint8_t>(rng()));
         else if (!input.empty()) input.erase(input.begin() + static_cast<std::ptrdiff_t>(rng() % input.size()));
       }
     } else {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // What a fuzz target reads at start-up: its own options, from the flag table
 // (stress/run_flags.hpp, the same rows, checks and messages as `wsstress`),
 // given after libFuzzer's `-ignore_remaining_args=1` (which makes libFuzzer,
@@ -21,8 +22,7 @@ namespace wsstress::fuzz {
 using GivenFlags = std::map<std::string, std::string, std::less<>>;
 
 // Fills `spec` from the options after -ignore_remaining_args=1 in argv.
-inline GivenFlags target_options(int* argc, char*** argv, const char* target, unsigned taker,
-                                 core::RunSpec& spec) {
+inline GivenFlags target_options(int* argc, char*** argv, const char* target, unsigned taker, core::RunSpec& spec) {
   std::vector<std::string> args;
   bool ours = false;
   for (int i = 1; argc != nullptr && argv != nullptr && i < *argc; ++i) {

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # The pool as an installed CMake package and pkg-config module:
 # `find_package(wsstress CONFIG REQUIRED)` then `wsstress::pool`, or
 # `pkg-config --cflags --libs wsstress`. Everything here is the `pool`

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Which functions of pool/ each Relacy model executes.
 
 Builds the Relacy runner with gcc's --coverage in a build directory of its

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # An error quotes a user value by its first bytes and its
 # length, so a 100 KB argument or reproducer token is still a short line.
 #   bounded_echo.sh WSSTRESS

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # The generated bash completion completes subcommands,
 # nested subcommands, options and option values; the zsh one parses; the man
 # page has a section per subcommand. Usage: completions.sh BUILD_CLI_DIR

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Runs a command and passes only if it exits with the expected code and its
 # output (stdout and stderr together) contains the expected text ("-": any):
 #   expect_exit.sh CODE TEXT -- COMMAND...

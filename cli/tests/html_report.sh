@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # The offline HTML reports: a lost wake-up found by the simulator
 # (PCT, a fixed seed range) written with --html, opened in headless Chromium
 # from disk: the page draws its timeline and, opened with #selftest, reads

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # The tool installed: `cmake --install` of a build tree into a
 # scratch prefix, then the .deb that `cpack -G DEB` makes of it, unpacked into
 # a scratch root (no root needed). From each, the installed wsstress must run

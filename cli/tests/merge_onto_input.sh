@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Issue #56, second probe: `report merge --json F` where F is one of the
 # reports it merges would replace that shard with the merged report: refused
 # before any work (exit 2, one line), the shard left as it was.

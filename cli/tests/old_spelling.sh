@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # The option names issue #17 replaced are not accepted any more
 # (docs/design/versioning.md): each is a usage error, exit 2, with one line
 # that names it. Usage: old_spelling.sh WSSTRESS

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Output files never replace what was not ours to
 # replace, "-" is standard output, and a write that fails after the run says
 # so without losing the run's own exit code or leaving a temporary file.

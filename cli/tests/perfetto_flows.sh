@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Every wake arrow of a Perfetto trace has both ends (a
 # flow start "s" at the notify or unlock, a flow end "f" at the woken fiber's
 # next run). The failure is a lost wake-up found by PCT at a fixed seed range,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # `wsstress report merge`: a sweep run as 4 shards and merged must
 # be the unsharded sweep - in the simulator (deterministic) the whole JSON
 # report but the times and state dumps, with the same exit code; on real threads the runs,

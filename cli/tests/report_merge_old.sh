@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # `wsstress report merge` reads the reports of an older schema (issue #55,
 # docs/design/versioning.md): the files in old-reports/ were written by
 # wsstress before its renames - wsstress.run/1 (the hang timeout spelled

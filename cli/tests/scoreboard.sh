@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # `wsstress scoreboard`, small and deterministic: 3 runs x
 # 200 schedules of two strategies (the random walk and a portfolio spec, whose
 # comma does not split --strategies) on two mutants and the clean pool, in two

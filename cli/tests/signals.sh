@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # A signal ends a sweep as --max-seconds does: the
 # summary says which signal after how many seeds, the JSON says it too, the
 # exit code is 128 + the signal's number, and no child process survives.

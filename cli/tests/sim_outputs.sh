@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Issue #39 items 3 and 6: `sim --keep-going --repro F` writes one reproducer
 # per failing seed, named by seed, and cites each (text and JSON), each of
 # which replays; a run that writes no F removes an earlier run's F (ours) and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Unit tests of the CLI's small helpers: the bounded echo of a user
 // value (item 9), the per-seed output names of `sim --keep-going` (item 3), the
 // short source path that takes the last `wsstress/` (item 12).
@@ -48,7 +49,8 @@ TEST(PerSeedPath, SeedBeforeTheExtension) {
 }
 
 TEST(ShortSource, TakesTheLastWsstress) {
-  EXPECT_EQ(wsstress::short_source("/home/me/wsstress/pool/include/wsstress/pool/deque.hpp"), "wsstress/pool/deque.hpp");
+  EXPECT_EQ(wsstress::short_source("/home/me/wsstress/pool/include/wsstress/pool/deque.hpp"),
+            "wsstress/pool/deque.hpp");
   EXPECT_EQ(wsstress::short_source("pool/include/wsstress/pool/sleep/sleep.hpp"), "wsstress/pool/sleep/sleep.hpp");
   EXPECT_EQ(wsstress::short_source("/usr/include/c++/12/bits/unique_lock.h"), "unique_lock.h");
 }

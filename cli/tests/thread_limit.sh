@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # A pool whose threads cannot all start is a build error
 # named with its thread count (exit 3), not a silent pile-up (ctest's timeout
 # catches a hang).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Two output flags naming one new file by two spellings
 # (`n.json` and `../out/n.json` from a folder `out`) are refused before any
 # work, exit 2, in every subcommand with several output flags; nothing is

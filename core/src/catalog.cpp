@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The catalog: one MutantInfo per entry of WSSTRESS_POLICIES (pool/mutants.hpp),
 // in list order, the clean pool first. The records are written there, beside
 // the switches they describe; this file only expands them, with the words the

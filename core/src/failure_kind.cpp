@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The one classifier of failures (see failure_kind.hpp). The message is read
 // before the verdict word: a `bug` or a `crash` that says "use after free" is
 // a use after free, whichever engine reported it.
@@ -10,11 +11,11 @@ namespace wsstress::core {
 namespace {
 
 constexpr std::array<std::pair<FailureKind, const char*>, 6> kNames = {{{FailureKind::Hang, "hang"},
-                                                                         {FailureKind::DataRace, "data_race"},
-                                                                         {FailureKind::UseAfterFree, "use_after_free"},
-                                                                         {FailureKind::Assertion, "assertion"},
-                                                                         {FailureKind::WrongResult, "wrong_result"},
-                                                                         {FailureKind::Crash, "crash"}}};
+                                                                        {FailureKind::DataRace, "data_race"},
+                                                                        {FailureKind::UseAfterFree, "use_after_free"},
+                                                                        {FailureKind::Assertion, "assertion"},
+                                                                        {FailureKind::WrongResult, "wrong_result"},
+                                                                        {FailureKind::Crash, "crash"}}};
 
 bool has(std::string_view text, std::string_view what) { return text.find(what) != std::string_view::npos; }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // LiveState: what the watchdog can read of a run in progress.
 #include <cstdio>
 #include <set>
@@ -122,15 +123,15 @@ std::string dump_live_state() {
   };
   std::vector<Row> rows;
   WorkerTable::get().for_each([&](const WorkerSlot& w) {
-    rows.push_back({w.registry.load(), w.index.load(), w.rounds.load(), w.phase.load(),
-                    static_cast<unsigned>(w.gate.load())});
+    rows.push_back(
+        {w.registry.load(), w.index.load(), w.rounds.load(), w.phase.load(), static_cast<unsigned>(w.gate.load())});
   });
   std::string orphans;
   for (const Row& w : rows) {
     if (s.is_tracked(w.registry)) continue;
     char line[256];
-    std::snprintf(line, sizeof line, "  worker %u of pool %p: %s, idle rounds %u, last gate %u\n", w.index,
-                  w.registry, phase_name(w.phase), w.rounds, w.gate);
+    std::snprintf(line, sizeof line, "  worker %u of pool %p: %s, idle rounds %u, last gate %u\n", w.index, w.registry,
+                  phase_name(w.phase), w.rounds, w.gate);
     orphans += line;
   }
   if (!orphans.empty()) out += "workers of pools whose handle is gone:\n" + orphans;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The sequential interpreter of programs (the fuzzers' and the `program`
 // scenario's oracle) and their rendering for reports.
 #include "wsstress/core/program.hpp"
@@ -60,8 +61,7 @@ Program::Outcome Program::eval(std::uint16_t id, std::size_t pool, std::uint64_t
       }
       if (o.throws) o.value = 0;
       break;
-    case Kind::Install:
-      return eval(n.kids[0], n.value, mult, e);
+    case Kind::Install: return eval(n.kids[0], n.value, mult, e);
     case Kind::Broadcast: {
       const std::uint64_t workers = pool_threads[pool];
       Outcome c = eval(n.kids[0], pool, mult * workers, e);
@@ -102,7 +102,8 @@ Program::Outcome Program::outcome_of(std::uint16_t id) const {
 std::string Program::render() const {
   std::ostringstream o;
   o << "pools";
-  for (std::size_t i = 0; i < pool_threads.size(); ++i) o << (i ? "," : " ") << "p" << i << ":" << int(pool_threads[i]) << "t";
+  for (std::size_t i = 0; i < pool_threads.size(); ++i)
+    o << (i ? "," : " ") << "p" << i << ":" << int(pool_threads[i]) << "t";
   o << "; " << int(callers) << " caller" << (callers > 1 ? "s" : "") << "\n";
   struct Walk {
     const Program& p;

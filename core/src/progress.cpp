@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Progress (progress.hpp): one process-wide count of signs of life, ticked by
 // scenarios and platforms alike and read by the real-thread watchdog.
 #include "wsstress/core/progress.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The table of the run's flags, its checks, its spelling and the companions'
 // parser. See run_flags.hpp. A new shared flag is one row here and its field
 // in RunSpec (scenario.hpp); the CLI, the companions, the replay lines, the
@@ -11,9 +12,9 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "wsstress/core/shown.hpp"
 #include "wsstress/core/catalog.hpp"
 #include "wsstress/core/scenarios.hpp"
+#include "wsstress/core/shown.hpp"
 
 namespace wsstress::core {
 
@@ -43,40 +44,78 @@ std::string spell_input(const RunSpec& s) {
 std::vector<RunFlag> make_table() {
   using K = FlagKind;
   return {
-      {.names = "--scenario", .help = "what to run", .field = &RunSpec::scenario,
-       .takers = kRunCommand | kSimCommand | kTsanRunner | kScheduleFuzzer, .words = scenario_words},
+      {.names = "--scenario",
+       .help = "what to run",
+       .field = &RunSpec::scenario,
+       .takers = kRunCommand | kSimCommand | kTsanRunner | kScheduleFuzzer,
+       .words = scenario_words},
       {.names = "--seed", .help = "one seed (default 0)", .takers = kRunCommand | kSimCommand | kTsanRunner},
-      {.names = "-s,--seeds", .help = "an inclusive seed range A..B, or one seed N",
+      {.names = "-s,--seeds",
+       .help = "an inclusive seed range A..B, or one seed N",
        .takers = kRunCommand | kSimCommand | kTsanRunner},
-      {.names = "-j,--threads", .kind = K::Whole, .lo = 1, .hi = 64, .help = "worker threads per pool",
-       .field = &RunSpec::threads, .takers = kShape},
-      {.names = "--pools", .kind = K::Whole, .lo = 1, .hi = 8, .help = "pools a scenario may use",
-       .field = &RunSpec::pools, .takers = kShape},
-      {.names = "--iterations", .kind = K::Whole, .lo = 1, .hi = 100000, .help = "programs per seed",
-       .field = &RunSpec::iterations, .takers = kShape, .wide_takers = kRunCommand | kTsanRunner,
+      {.names = "-j,--threads",
+       .kind = K::Whole,
+       .lo = 1,
+       .hi = 64,
+       .help = "worker threads per pool",
+       .field = &RunSpec::threads,
+       .takers = kShape},
+      {.names = "--pools",
+       .kind = K::Whole,
+       .lo = 1,
+       .hi = 8,
+       .help = "pools a scenario may use",
+       .field = &RunSpec::pools,
+       .takers = kShape},
+      {.names = "--iterations",
+       .kind = K::Whole,
+       .lo = 1,
+       .hi = 100000,
+       .help = "programs per seed",
+       .field = &RunSpec::iterations,
+       .takers = kShape,
+       .wide_takers = kRunCommand | kTsanRunner,
        .wide_hi = 1000000},
-      {.names = "--noise", .kind = K::Whole, .lo = 0, .hi = 3,
-       .help = "yields and short sleeps at race windows: 0 off .. 3 heavy", .field = &RunSpec::noise,
+      {.names = "--noise",
+       .kind = K::Whole,
+       .lo = 0,
+       .hi = 3,
+       .help = "yields and short sleeps at race windows: 0 off .. 3 heavy",
+       .field = &RunSpec::noise,
        .takers = kRunCommand | kMatrixCommand | kTsanRunner},
-      {.names = "--hang-timeout", .kind = K::Decimal, .lo = 0.1, .hi = 3600,
-       .help = "seconds without progress that make a hang", .field = &RunSpec::hang_timeout_s,
+      {.names = "--hang-timeout",
+       .kind = K::Decimal,
+       .lo = 0.1,
+       .hi = 3600,
+       .help = "seconds without progress that make a hang",
+       .field = &RunSpec::hang_timeout_s,
        .takers = kRunCommand | kMatrixCommand | kFuzzCommand | kTsanRunner | kProgramFuzzer | kSmokeCommand |
                  kOracleFuzzer | kOracleCommand,
-       .wide_takers = kRunCommand | kTsanRunner | kSmokeCommand | kOracleCommand, .wide_hi = 86400,
+       .wide_takers = kRunCommand | kTsanRunner | kSmokeCommand | kOracleCommand,
+       .wide_hi = 86400,
        // Its defaults, the one table of them: a matrix row's 2 s
        // also feeds the row's backstop; smoke's 60 s is for a whole step.
        .defaults = {{kMatrixCommand, 2},
                     {kSmokeCommand, 60},
                     {kRunCommand | kFuzzCommand | kTsanRunner | kProgramFuzzer | kOracleFuzzer | kOracleCommand, 10}}},
-      {.names = "--mutant", .help = "put a historical bug back (the names: `wsstress mutants list`)",
+      {.names = "--mutant",
+       .help = "put a historical bug back (the names: `wsstress mutants list`)",
        .field = &RunSpec::mutant,
        .takers =
            kRunCommand | kSimCommand | kFuzzCommand | kTsanRunner | kProgramFuzzer | kScheduleFuzzer | kOracleFuzzer,
-       .words = mutant_words, .check = check_mutant, .spell = spell_mutant},
-      {.names = "--input", .kind = K::File,
-       .help = "a program file (a program_fuzzer input) for --scenario program", .takers = kRunCommand,
+       .words = mutant_words,
+       .check = check_mutant,
+       .spell = spell_mutant},
+      {.names = "--input",
+       .kind = K::File,
+       .help = "a program file (a program_fuzzer input) for --scenario program",
+       .takers = kRunCommand,
        .spell = spell_input},
-      {.names = "--max-seconds", .kind = K::Decimal, .lo = 0, .hi = 1e9, .help = "time budget (0: none)",
+      {.names = "--max-seconds",
+       .kind = K::Decimal,
+       .lo = 0,
+       .hi = 1e9,
+       .help = "time budget (0: none)",
        .takers = kTsanRunner},
   };
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The seed loop shared by `run` (real threads) and `sim`. See sweep.hpp.
 #include "wsstress/core/sweep.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The worker table and the one mapping from pool events to worker state.
 // See worker_state.hpp.
 #include "wsstress/core/worker_state.hpp"
@@ -70,9 +71,7 @@ WorkerSlot* apply_event(WorkerSlot* slot, const pool::Event& e) {
   if (e.kind == EventKind::ThreadStart) return WorkerTable::get().acquire(e.registry, e.worker);
   if (slot == nullptr) return nullptr;
   switch (e.kind) {
-    case EventKind::ThreadTerminate:
-      WorkerTable::get().release(slot);
-      return nullptr;
+    case EventKind::ThreadTerminate: WorkerTable::get().release(slot); return nullptr;
     case EventKind::ThreadIdle:
       slot->latch.store(e.latch(), relaxed);
       slot->rounds.store(0, relaxed);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The explanation of a stall (explain.hpp): the sleepers, their wakers, the
 // pair of steps that lost the wake-up and the rule of sleep/README.md it breaks.
 #include "wsstress/explain/explain.hpp"
@@ -114,8 +115,7 @@ std::vector<std::string> explain_one(const std::vector<RecordedEvent>& ev, const
     const Event& e = ev[i].event;
     const bool notify = (e.kind == EventKind::ThreadNotifyMissed || e.kind == EventKind::ThreadNotify) &&
                         e.registry == s.registry && e.worker == s.worker && i >= first_candidate(s) &&
-                        !is_publication(ev[i - 1].event.kind) &&
-                        ev[i - 1].event.kind != EventKind::JobThreadCounts;
+                        !is_publication(ev[i - 1].event.kind) && ev[i - 1].event.kind != EventKind::JobThreadCounts;
     if (!relevant(ev, i, s) && !notify) continue;
     // A job someone else took could not have been this sleeper's to run.
     if (e.kind == EventKind::JobPushed && queued(ev, ev.size(), s.registry, Queue::Deque, e.worker) == 0) continue;
@@ -168,9 +168,8 @@ std::vector<std::string> abandoned_work(const std::vector<RecordedEvent>& ev, co
       left += queued(ev, ev.size(), registry, Queue::Broadcast, s.worker);
     }
     if (left == 0) continue;
-    out.push_back("every worker of a pool has exited (the last at " +
-                  step_of(ev, exit.second) + ") with " + std::to_string(left) +
-                  " job(s) still queued in it: nobody is left to run them");
+    out.push_back("every worker of a pool has exited (the last at " + step_of(ev, exit.second) + ") with " +
+                  std::to_string(left) + " job(s) still queued in it: nobody is left to run them");
     out.push_back("rule broken: sleep/README.md §6: spawn takes a terminate count for its job and spawn_broadcast one "
                   "for each worker's job, so the pool outlives its queued work (its workers exit only when the count "
                   "reaches zero)");
@@ -223,7 +222,8 @@ std::vector<std::string> explain_stall(const std::vector<RecordedEvent>& events,
   for (const Sleeper& s : workers) {
     if (s.sleeping != kNone || !ctx.blocked(s.fiber)) continue;
     out.push_back(ctx.fiber_name(s.fiber) + " (worker " + std::to_string(s.worker) + ") is blocked outside sleep(), " +
-                  ctx.where(s.fiber) + ": while it waits it runs none of its pool's jobs (sleep/README.md §8: a "
+                  ctx.where(s.fiber) +
+                  ": while it waits it runs none of its pool's jobs (sleep/README.md §8: a "
                   "worker that calls into a pool keeps working while it waits)");
   }
   // Each sleeper's story; when some sleeper's loss is found, the others (idle
@@ -256,7 +256,8 @@ std::vector<std::string> explain_stall(const std::vector<RecordedEvent>& events,
   if (out.empty()) {
     for (std::string& line : abandoned_work(events, workers)) out.push_back(std::move(line));
   }
-  if (!out.empty() && !ctx.window_complete) out.push_back("(from the last " + std::to_string(events.size()) + " pool events)");
+  if (!out.empty() && !ctx.window_complete)
+    out.push_back("(from the last " + std::to_string(events.size()) + " pool events)");
   return out;
 }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The explainer's pieces that its two files share (explain.cpp tells each
 // sleeper's story, explain_rules.cpp finds the loss and the rule it breaks):
 // a worker's way to sleep as its events show it, what a publisher or setter
@@ -26,7 +27,7 @@ struct Sleeper {
   std::uint32_t fiber = 0;
   std::uint64_t latch = 0;
   std::uint64_t terminate_latch = 0;  // from its ThreadStart
-  std::size_t idle = kNone;  // its start_looking (ThreadIdle): injections and broadcasts count from here
+  std::size_t idle = kNone;           // its start_looking (ThreadIdle): injections and broadcasts count from here
   std::size_t announce = kNone, sleeping = kNone;
   std::size_t gate[6] = {kNone, kNone, kNone, kNone, kNone, kNone};
   std::size_t exited = kNone;  // its ThreadTerminate

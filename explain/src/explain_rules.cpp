@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // What could have woken a sleeper, and which rule of sleep/README.md its loss
 // breaks (explain_detail.hpp): the queues' contents, each waker's decision,
 // and the diagnosis explain.cpp prints under each sleeper's story.
@@ -87,12 +88,12 @@ bool relevant(const std::vector<RecordedEvent>& ev, std::size_t i, const Sleeper
   }
 }
 
-
 std::string what_happened(const Event& e, const Sleeper& s) {
   switch (e.kind) {
     case EventKind::JobPushed: return "pushed a job on worker " + std::to_string(e.worker) + "'s deque";
     case EventKind::JobsInjected: return "injected " + std::to_string(e.count()) + " job(s) from outside the pool";
-    case EventKind::JobBroadcast: return "pushed a broadcast job into each of " + std::to_string(e.count()) + " broadcast queues";
+    case EventKind::JobBroadcast:
+      return "pushed a broadcast job into each of " + std::to_string(e.count()) + " broadcast queues";
     case EventKind::LatchSet:
     case EventKind::CountLatchSet:
       return std::string("set the sleeper's ") + (e.latch() == s.terminate_latch ? "terminate latch (" : "latch (") +
@@ -106,14 +107,16 @@ std::string decision_text(const std::vector<RecordedEvent>& ev, const Decision& 
   std::string t;
   if (d.counted) t = "; read " + std::to_string(d.sleepers) + " sleeping, " + std::to_string(d.idle) + " idle";
   for (const auto& [k, woke] : d.attempts) {
-    t += "; wake_specific_thread(" + std::to_string(ev[k].event.worker) + "): " +
-         (woke ? "notified it" : "is_blocked false, no notify");
+    t += "; wake_specific_thread(" + std::to_string(ev[k].event.worker) +
+         "): " + (woke ? "notified it" : "is_blocked false, no notify");
   }
   if (d.attempts.empty()) t += "; woke nobody";
   return t;
 }
 
-std::string step_of(const std::vector<RecordedEvent>& ev, std::size_t i) { return "step " + std::to_string(ev[i].step); }
+std::string step_of(const std::vector<RecordedEvent>& ev, std::size_t i) {
+  return "step " + std::to_string(ev[i].step);
+}
 
 namespace {
 
@@ -182,7 +185,8 @@ std::optional<Diagnosis> lost_latch(const std::vector<RecordedEvent>& ev, std::s
                     "notify_worker_latch_is_set"};
   }
   if (e.owner_slept() && !tried(ev, decision_after(ev, i), s.worker)) {
-    return Diagnosis{"lost at " + step_of(ev, i) + ": " + who(i) + " set the latch, its swap read SLEEPING, and it tried to wake " +
+    return Diagnosis{"lost at " + step_of(ev, i) + ": " + who(i) +
+                         " set the latch, its swap read SLEEPING, and it tried to wake " +
                          others_tried(ev, decision_after(ev, i)) + ", not the latch's owner (worker " +
                          std::to_string(s.worker) + ")",
                      "sleep/README.md §3: a setter whose swap returns SLEEPING must wake the owner: "
@@ -206,7 +210,8 @@ std::optional<Diagnosis> broadcast_skipped(const std::vector<RecordedEvent>& ev,
                                            const Who& who, const std::string& sleeper) {
   const Decision d = decision_after(ev, i);
   if (tried(ev, d, s.worker)) return std::nullopt;
-  const std::string tries = d.attempts.empty() ? std::string("tried to wake nobody") : "tried to wake " + others_tried(ev, d);
+  const std::string tries =
+      d.attempts.empty() ? std::string("tried to wake nobody") : "tried to wake " + others_tried(ev, d);
   return Diagnosis{"lost at " + step_of(ev, i) + ": " + who(i) + " pushed a broadcast job into each of " +
                        std::to_string(ev[i].event.count()) + " broadcast queues and " + tries + ", not " + sleeper +
                        " (worker " + std::to_string(s.worker) + "), whose queue still holds its job",
@@ -229,13 +234,16 @@ Diagnosis injection_gate5_missed(const std::vector<RecordedEvent>& ev, std::size
                                  const std::string& sleeper) {
   const std::size_t g4 = s.gate[4], g5 = s.gate[5];
   const std::size_t roll = other_announce(ev, s, i, s.sleeping);
-  const std::string pair = "lost between " + step_of(ev, i) + " (" + who(i) + " injected a job) and " +
-                           step_of(ev, g5) + " (" + sleeper + "'s gate 5 found the injector empty" +
-                           (g4 != kNone && i < g4 ? ", after gate 4 at " + step_of(ev, g4) + " found the JEC it remembered"
-                                                  : std::string()) + ")";
+  const std::string pair =
+      "lost between " + step_of(ev, i) + " (" + who(i) + " injected a job) and " + step_of(ev, g5) + " (" + sleeper +
+      "'s gate 5 found the injector empty" +
+      (g4 != kNone && i < g4 ? ", after gate 4 at " + step_of(ev, g4) + " found the JEC it remembered"
+                             : std::string()) +
+      ")";
   if (roll != kNone) {
     return {pair, "sleep/README.md §4: gate 4 alone is not enough: " + who(roll) + "'s announce at " +
-                      step_of(ev, roll) + " turned the JEC sleepy again, back to the value the sleeper remembered, so "
+                      step_of(ev, roll) +
+                      " turned the JEC sleepy again, back to the value the sleeper remembered, so "
                       "its registration passed; gate 5 must look at the injector itself after its SeqCst fence"};
   }
   return {pair, "sleep/README.md §4: gate 5 must look at the injector itself after its SeqCst fence, and see a job "
@@ -282,7 +290,8 @@ std::optional<Diagnosis> uncounted_sleeper(const std::vector<RecordedEvent>& ev,
   }
   return Diagnosis{"lost at " + step_of(ev, i) + ": " + who(i) + " " + what_happened(ev[i].event, s) + " and read " +
                        std::to_string(d.sleepers) + " sleeping, but " + std::to_string(asleep.size()) +
-                       " workers were asleep for good by then (" + list + "): at least one sleeps without being "
+                       " workers were asleep for good by then (" + list +
+                       "): at least one sleeps without being "
                        "counted, so no wake rule will ever choose it",
                    "sleep/README.md §2 gate 4: a sleeper registers by the CAS that adds one sleeping thread; if the "
                    "CAS fails (the counters moved) it must search again, never block uncounted, because §7's wake "
@@ -314,8 +323,8 @@ std::optional<Diagnosis> lost_publication(const std::vector<RecordedEvent>& ev, 
       !tried(ev, d, s.worker) && still_queued(ev, e, s)) {
     return Diagnosis{
         "lost at " + step_of(ev, i) + ": " + who(i) + " " + what_happened(e, s) + ", read " +
-            std::to_string(d.sleepers) + " sleeping, tried " + others_tried(ev, d) + " and stopped before " +
-            sleeper + " (worker " + std::to_string(s.worker) + "), having woken nobody; the job is still queued",
+            std::to_string(d.sleepers) + " sleeping, tried " + others_tried(ev, d) + " and stopped before " + sleeper +
+            " (worker " + std::to_string(s.worker) + "), having woken nobody; the job is still queued",
         "sleep/README.md §7: wake_any_threads tries workers from index 0 up until it has woken as many as it "
         "needs, and only a wake_specific_thread that found is_blocked true counts as a wake-up"};
   }
@@ -353,7 +362,8 @@ std::optional<Diagnosis> undone_set(const std::vector<RecordedEvent>& ev, const 
     if (seen) continue;
     return Diagnosis{"lost between " + step_of(ev, k) + " (" + who(k) + " set the latch " + sleeper +
                          " was waiting on, since " + step_of(ev, waiting) + ") and " + step_of(ev, end) + " (" +
-                         sleeper + " announced sleepy again and its gates found the latch not set): the set was "
+                         sleeper +
+                         " announced sleepy again and its gates found the latch not set): the set was "
                          "undone",
                      "sleep/README.md §3: SET is final: the owner's CASes (gates 1 and 3, wake_up) move the latch "
                      "only between UNSET, SLEEPY and SLEEPING, so a set can never be erased"};
@@ -386,7 +396,8 @@ Diagnosis diagnose(const std::vector<RecordedEvent>& ev, const Sleeper& s, const
                   "'s broadcast queue) and " + step_of(ev, g5) + " (" + sleeper + "'s gate 5 found no job)",
               "sleep/README.md §6: inject_broadcast bumps no JEC, so gate 5 must read the worker's broadcast queue"};
     }
-    if (e.kind == EventKind::JobsInjected && g5 != kNone && i < g5 && queued(ev, g5, s.registry, Queue::Injector, 0) > 0) {
+    if (e.kind == EventKind::JobsInjected && g5 != kNone && i < g5 &&
+        queued(ev, g5, s.registry, Queue::Injector, 0) > 0) {
       return injection_gate5_missed(ev, i, s, who, sleeper);
     }
     if (e.kind == EventKind::JobsInjected || e.kind == EventKind::JobPushed) {
@@ -396,8 +407,7 @@ Diagnosis diagnose(const std::vector<RecordedEvent>& ev, const Sleeper& s, const
   if (auto d = undone_set(ev, s, who, sleeper)) return *d;
   return {"nothing recorded after its announce should have woken it: no job was published to its pool and its "
           "latch was not set",
-          "none: the sleeper waits for work or a latch that never came (a lost job, a panic that set no latch)",
-          false};
+          "none: the sleeper waits for work or a latch that never came (a lost job, a panic that set no latch)", false};
 }
 
 }  // namespace wsstress::explain::detail

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # A seed corpus holds fuzzer inputs, not reproducers. The
 # parser corpus's inputs in the reproducer format are there for the parser
 # (some malformed, some recorded by older builds: their schedules diverge

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Runs a fuzz target on an input that must crash it and passes only if it did
 # (any exit but 0 and 2, a usage error: the standalone driver dies of the
 # signal, libFuzzer exits 77 or 1) and its output contains the expected text:

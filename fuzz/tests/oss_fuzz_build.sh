@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # fuzz/build.sh as OSS-Fuzz and ClusterFuzzLite run it: their
 # environment ($CC, $CXX, $CXXFLAGS with the sanitizer and coverage flags,
 # $LIB_FUZZING_ENGINE, $OUT, $WORK, $SRC) into scratch folders; then $OUT must

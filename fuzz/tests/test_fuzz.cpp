@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The fuzz targets' pieces, in-process: programs decode from any bytes to a
 // bounded program; the sequential interpreter's outcomes, run counts and
 // panic-handler counts; the program scenario agrees with it on the clean pool
@@ -11,10 +12,10 @@
 #include <algorithm>
 #include <random>
 
+#include "wsstress/core/program.hpp"
 #include "wsstress/pool/platform/splitmix64.hpp"
 #include "wsstress/sim/fuzz_input.hpp"
 #include "wsstress/sim/observer.hpp"
-#include "wsstress/core/program.hpp"
 
 namespace {
 using namespace wsstress;
@@ -129,7 +130,8 @@ TEST(ProgramDecode, LaterKindsLeaveTheEarlierBytesAlone) {
   for (unsigned b = 248; b < 256; ++b) EXPECT_EQ(Program::kind_of(b), K::InPlaceScope) << b;
   // 1 pool of 1 thread, 1 caller; in_place_scope (248) of 2 (byte 1) leaves.
   const Program p = decode({0, 0, 0, 248, 1, 0, 5, 0, 0, 6, 0});
-  EXPECT_EQ(p.render(), "pools p0:1t; 1 caller\n  #0 install p0\n    #1 in_place_scope\n      #2 leaf 5\n      #3 leaf 6\n");
+  EXPECT_EQ(p.render(),
+            "pools p0:1t; 1 caller\n  #0 install p0\n    #1 in_place_scope\n      #2 leaf 5\n      #3 leaf 6\n");
   EXPECT_EQ(p.expected().outcome.value, 11u);
 }
 
@@ -315,9 +317,10 @@ TEST(ScheduleInput, ProgramInputsSurviveTheReproducerFile) {
 
 // reads_from_fuzzer's format: schedule_fuzzer's header, then 9-byte constraints.
 TEST(ReadsFromInput, DecodesAndEncodesAsDocumented) {
-  std::vector<std::uint8_t> b = {1, 0x22, 9, 0, 0, 0, 0, 0, 0, 0,           // inject, cpp, 3 workers, seed 9
+  std::vector<std::uint8_t> b = {1,    0x22, 9,    0,    0,    0,    0,    0,    0,
+                                 0,                                                  // inject, cpp, 3 workers, seed 9
                                  0x44, 0x33, 0x22, 0x11, 0x88, 0x77, 0x66, 0x55, 1,  // 0x11223344 </- 0x55667788
-                                 7, 7, 7};                                   // a partial constraint
+                                 7,    7,    7};                                     // a partial constraint
   const auto in = sim::decode_reads_from_input(b.data(), b.size(), "none");
   EXPECT_EQ(in.schedule.spec.scenario, "inject");
   EXPECT_EQ(in.schedule.config.memory, sim::MemoryModel::CPP);
@@ -365,7 +368,8 @@ TEST(ReadsFromInput, DecodesAndEncodesAsDocumented) {
 // walk seed every time, and the same generator gives the same bytes.
 TEST(ReadsFromInput, MutationDrawsConstraintsFromThePairsSeen) {
   sim::ReadsFromPairs pairs;
-  const std::vector<std::uint64_t> seen = {(10ull << 32) | 20, (10ull << 32) | 21, (11ull << 32) | 0, (12ull << 32) | 20};
+  const std::vector<std::uint64_t> seen = {(10ull << 32) | 20, (10ull << 32) | 21, (11ull << 32) | 0,
+                                           (12ull << 32) | 20};
   EXPECT_EQ(pairs.note(seen), seen);
   EXPECT_TRUE(pairs.note({seen[0], seen[0]}).empty());
   EXPECT_EQ(pairs.count(seen[0]), 3u);

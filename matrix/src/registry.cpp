@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The registry of engines: every file of engines/ adds its object before
 // main (WSSTRESS_REGISTER_ENGINE), and the matrix and the CLI read the list,
 // in rank order whatever order the linker ran the files' initializers in.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // run_matrix: one forked child per mutant, in which the engine runs through
 // its library API (an matrix::Engine) and leaves a typed EngineResult in a
 // file; the child's end (a result, a signal, the backstop's kill) becomes a
@@ -33,10 +34,10 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(EngineResult, caught, outcome, message, first
 
 namespace wsstress::matrix {
 
-using core::FailureKind;
-using core::StopSignals;
 using core::classify_failure;
+using core::FailureKind;
 using core::mutant_catalog;
+using core::StopSignals;
 
 std::string slurp(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
@@ -59,8 +60,8 @@ struct ChildEnd {
 // a group of its own, which the fuzz engine passes signals to), stdout to
 // /dev/null and stderr to `err` (a crash's last words), then the engine; its
 // result goes to `result` and the process ends.
-[[noreturn]] void be_child(const MatrixSpec& spec, const Engine& engine, const MutantInfo& m,
-                           const std::string& dir, const std::string& result, const std::string& err) {
+[[noreturn]] void be_child(const MatrixSpec& spec, const Engine& engine, const MutantInfo& m, const std::string& dir,
+                           const std::string& result, const std::string& err) {
   setpgid(0, 0);
   const int out = open("/dev/null", O_WRONLY);
   const int errfd = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -233,7 +234,8 @@ MatrixReport run_matrix(const MatrixSpec& spec, const Engine& engine,
     if ((report.stopped_by_signal = StopSignals::requested()) != 0) break;
     MatrixRow row;
     row.mutant = m;
-    if (const auto over = spec.expect_kinds.find(m.name); over != spec.expect_kinds.end()) row.mutant.kinds = over->second;
+    if (const auto over = spec.expect_kinds.find(m.name); over != spec.expect_kinds.end())
+      row.mutant.kinds = over->second;
     row.scenario = m.scenario;
     if (const std::optional<std::string> skipped = engine.skip(m)) {
       row.outcome = *skipped;  // nothing to run (Relacy: no model targets this mutant)

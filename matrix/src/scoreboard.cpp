@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Running the scoreboard (scoreboard.hpp): the cells' runs, each a
 // crash-guarded simulator campaign over its own seed range, shared out among
 // worker processes that take the next run from a counter in shared memory
@@ -22,9 +23,9 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "wsstress/core/sweep.hpp"
 #include "wsstress/pool/platform/splitmix64.hpp"
 #include "wsstress/sim/flags.hpp"
-#include "wsstress/core/sweep.hpp"
 
 namespace wsstress::matrix {
 
@@ -188,7 +189,8 @@ ScoreboardReport run_scoreboard(const ScoreboardSpec& spec,
   ScoreRun unfinished;  // a run no worker has reported yet
   unfinished.schedules = ~std::uint64_t{0};
   for (ScoreCell& c : cells) c.runs.assign(spec.runs, unfinished);
-  void* shared = mmap(nullptr, sizeof(std::atomic<std::size_t>), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  void* shared =
+      mmap(nullptr, sizeof(std::atomic<std::size_t>), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (shared == MAP_FAILED) throw std::runtime_error(std::string("mmap: ") + std::strerror(errno));
   auto* next = new (shared) std::atomic<std::size_t>(0);
   int fds[2];

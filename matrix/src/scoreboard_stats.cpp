@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The scoreboard's statistics (scoreboard.hpp), computed once here for every
 // renderer: a cell's quantiles with misses counted as beyond the budget, the
 // cumulative curve of a strategy, and the summary line per strategy.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The engines' layer: the registry (every engine of this library registered
 // once, in rank order), what each engine expects of the catalog's harmless
 // mutants, the tables' compile-time check, the matrix's reading of a child
@@ -10,16 +11,16 @@
 #include <string>
 #include <utility>
 
-#include "wsstress/matrix/run_matrix.hpp"
 #include "wsstress/matrix/relacy_expectations.hpp"
+#include "wsstress/matrix/run_matrix.hpp"
 #include "wsstress/matrix/tsan.hpp"
 
 namespace {
 
 using namespace wsstress::matrix;
 using wsstress::core::FailureKind;
-using wsstress::matrix::kFuzzFindingMarker;
 using wsstress::core::mutant_catalog;
+using wsstress::matrix::kFuzzFindingMarker;
 
 // The tables' check refuses a table that misses a mutant or has two out of order.
 struct TestRow {
@@ -50,7 +51,8 @@ TEST(Registry, HoldsThisLibrarysEnginesOnceEachInRankOrder) {
   EXPECT_EQ(find_engine("no-such-engine"), nullptr);
   // Every engine lives in this library: the Relacy and fuzz
   // columns too, not beside their subcommands in cli/.
-  for (const char* name : {"threads", "sim-sc", "sim-tso", "sim-cpp", "tsan", "relacy", "fuzz-program", "fuzz-schedule"}) {
+  for (const char* name :
+       {"threads", "sim-sc", "sim-tso", "sim-cpp", "tsan", "relacy", "fuzz-program", "fuzz-schedule"}) {
     EXPECT_NE(find_engine(name), nullptr) << name;
   }
 }
@@ -144,8 +146,7 @@ SUMMARY: ThreadSanitizer: data race /usr/include/c++/12/variant:1600 in std::var
   EXPECT_EQ(summarize_tsan_report(report),
             "ThreadSanitizer: data race: Read of size 1 by thread T2 in JobResult::into_return_value at job.hpp:112; "
             "Previous write of size 1 by thread T3 in RegistryRef::operator bool at registry.hpp:84");
-  EXPECT_EQ(summarize_tsan_report("no report here\n"),
-            "ThreadSanitizer: a report without a WARNING line");
+  EXPECT_EQ(summarize_tsan_report("no report here\n"), "ThreadSanitizer: a report without a WARNING line");
 }
 
 }  // namespace

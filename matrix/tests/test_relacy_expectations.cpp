@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The Relacy column's expectations (engines/relacy_expectations.hpp) against
 // the Relacy models' own table (relacy/, below engines/): a mutant the column
 // expects to be caught is caught by some model, one it expects to pass is
@@ -8,9 +9,9 @@
 #include <map>
 #include <string>
 
+#include "wsstress/core/catalog.hpp"
 #include "wsstress/matrix/relacy_expectations.hpp"
 #include "wsstress/relacy/models.hpp"
-#include "wsstress/core/catalog.hpp"
 
 namespace rel = wsstress::relacy;
 using wsstress::matrix::Expect;

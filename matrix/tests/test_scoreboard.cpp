@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The scoreboard's statistics (engines/scoreboard.hpp) on hand-made reports:
 // nearest-rank quantiles with misses beyond the budget, what makes a cell
 // unexpected, the cumulative share over the targets expected to fail, the
@@ -38,7 +39,7 @@ TEST(Scoreboard, QuantilesAreNearestRankWithMissesBeyondTheBudget) {
   EXPECT_EQ(s.found, 3u);
   EXPECT_EQ(s.misses, 2u);
   ASSERT_TRUE(s.median.has_value());
-  EXPECT_EQ(*s.median, 7u);  // rank ceil(0.5 * 5) = 3 of {1, 3, 7}
+  EXPECT_EQ(*s.median, 7u);         // rank ceil(0.5 * 5) = 3 of {1, 3, 7}
   EXPECT_FALSE(s.p90.has_value());  // rank 5: a miss
   EXPECT_DOUBLE_EQ(*s.median_seconds, 0.07);
   EXPECT_TRUE(s.unexpected.empty());
@@ -85,9 +86,9 @@ TEST(Scoreboard, FoundShareCountsTheTargetsExpectedToFail) {
 TEST(Scoreboard, SummariesCountTiedBestMediansForEach) {
   const std::vector<StrategySummary> sums = strategy_summaries(small_report());
   ASSERT_EQ(sums.size(), 3u);
-  EXPECT_EQ(sums[0].best, 1u);  // random: median 50
-  EXPECT_EQ(sums[1].best, 1u);  // PCT: median 50, a tie
-  EXPECT_EQ(sums[2].best, 0u);  // POS: median beyond the budget
+  EXPECT_EQ(sums[0].best, 1u);     // random: median 50
+  EXPECT_EQ(sums[1].best, 1u);     // PCT: median 50, a tie
+  EXPECT_EQ(sums[2].best, 0u);     // POS: median beyond the budget
   EXPECT_EQ(sums[0].targets, 1u);  // the clean pool is no target here
   EXPECT_EQ(sums[1].always_found, 1u);
   EXPECT_EQ(sums[2].found, 1u);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The rayon-core oracle's comparison (oracle.hpp): the deviation table, the
 // log's text form, the canonical spelling of both sides' facts, and the
 // bytes of a seed's program. Running the two sides is oracle_run.cpp's.
@@ -8,8 +9,8 @@
 #include <set>
 #include <sstream>
 
-#include "wsstress/core/shown.hpp"
 #include "wsstress/core/scenario.hpp"
+#include "wsstress/core/shown.hpp"
 
 namespace wsstress::oracle {
 

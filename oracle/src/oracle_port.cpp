@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The port's side of the rayon-core oracle (oracle.hpp): one program run by
 // the `program` scenario's interpreter with a log, in this process, under a
 // watchdog thread (or a test-only wrong port of it: WrongPort); on the
@@ -10,11 +11,11 @@
 #include <mutex>
 #include <thread>
 
+#include "wsstress/core/scenario.hpp"
+#include "wsstress/core/scenarios/programs.hpp"
+#include "wsstress/oracle/oracle.hpp"
 #include "wsstress/pool/mutant_list.hpp"
 #include "wsstress/pool/platform/std.hpp"
-#include "wsstress/core/scenario.hpp"
-#include "wsstress/oracle/oracle.hpp"
-#include "wsstress/core/scenarios/programs.hpp"
 
 namespace wsstress::oracle {
 
@@ -77,8 +78,8 @@ const std::map<std::string, PortFn>& mutant_runners() {
 
 bool port_has_mutant(const std::string& mutant) { return mutant_runners().count(mutant) == 1; }
 
-PortRun run_port(const std::string& bytes, double timeout_s, const OnHang& on_hang, bool hang, const std::string& mutant,
-                 WrongPort wrong) {
+PortRun run_port(const std::string& bytes, double timeout_s, const OnHang& on_hang, bool hang,
+                 const std::string& mutant, WrongPort wrong) {
   if (mutant == "none") return run_port_as<pool::NoMutants>(bytes, timeout_s, on_hang, hang, wrong);
   return mutant_runners().at(mutant)(bytes, timeout_s, on_hang, hang, wrong);
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // rayon-core 1.10.1's side of the oracle (oracle.hpp): its runner in a child
 // process with a time limit, one per program (run_rayon) or one kept alive
 // across programs (RayonChild). The port's side is oracle_port.cpp.
@@ -38,7 +39,8 @@ ChildOutput read_child(int out_fd, int err_fd, std::chrono::steady_clock::time_p
   std::string* bufs[2] = {&r.out, &r.err};
   int open = 2;
   while (open > 0) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       r.timed_out = true;
       break;
@@ -159,8 +161,8 @@ SideRun run_rayon(const std::string& runner, const std::string& bytes, double ti
     r.detail = std::string("cannot fork: ") + std::strerror(errno);
     return r;
   }
-  const auto deadline = t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                 std::chrono::duration<double>(timeout_s));
+  const auto deadline =
+      t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(timeout_s));
   ChildOutput o = read_child(out[0], err[0], deadline);
   close(out[0]);
   close(err[0]);
@@ -247,13 +249,14 @@ SideRun RayonChild::run(const std::string& bytes, double timeout_s) {
     at += static_cast<std::size_t>(w);
   }
   // The reply: the log, then an empty line.
-  const auto deadline = t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                 std::chrono::duration<double>(timeout_s));
+  const auto deadline =
+      t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(timeout_s));
   std::string out, err;
   bool closed = false, timed_out = false;
   std::size_t end = std::string::npos;
   while (end == std::string::npos && !closed) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       timed_out = true;
       break;

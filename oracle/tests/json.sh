@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Issue #56 item 2: `oracle --json FILE` (schema wsstress.oracle/1) says what
 # the text says: the counts, the verdict, each finding with its program file
 # and replay line; `--json -` moves the text report to stderr.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # A signal stops `wsstress oracle` after the program in
 # progress, with the partial report (programs run, agree, differ, hang) in the
 # text and the JSON, exit 128 + the signal (130 SIGINT, 143 SIGTERM), and no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Tests of the rayon-core oracle's comparison (stress/oracle.hpp): each
 // documented deviation, the classes of interchangeable exceptions, the log's
 // text form, a wrong log caught, a seed's program file, one program's log
@@ -168,7 +169,8 @@ TEST(Oracle, RayonChildKeptAliveAgreesWithAChildPerProgram) {
     ASSERT_EQ(fresh.status, SideStatus::Ok) << fresh.detail;
     const Program prog = decode(bytes);
     EXPECT_TRUE(compare_logs(canonical(prog, kept.facts, false), canonical(prog, fresh.facts, false)).empty())
-        << log_text(kept.facts) << "---\n" << log_text(fresh.facts);
+        << log_text(kept.facts) << "---\n"
+        << log_text(fresh.facts);
   }
   EXPECT_EQ(child.starts(), 1u);
   RayonChild hanging(runner, rayon_hook("rayon-hang"));
@@ -188,7 +190,9 @@ TEST(Oracle, RayonCoresLogsOfTheLaterKindsAgree) {
     const PortRun port = run_port(bytes, 60, [](const std::string& dump) { FAIL() << dump; });
     const Program prog = decode(bytes);
     EXPECT_TRUE(compare_logs(canonical(prog, port.run.facts, true), canonical(prog, rayon.facts, false)).empty())
-        << "port:\n" << log_text(port.run.facts) << "rayon-core:\n" << log_text(rayon.facts);
+        << "port:\n"
+        << log_text(port.run.facts) << "rayon-core:\n"
+        << log_text(rayon.facts);
   }
 }
 
@@ -201,7 +205,9 @@ TEST(Oracle, RayonCoresLogOfTheSameProgramAgrees) {
   const PortRun port = run_port(bytes, 60, [](const std::string& dump) { FAIL() << dump; });
   const Program prog = decode(bytes);
   EXPECT_TRUE(compare_logs(canonical(prog, port.run.facts, true), canonical(prog, rayon.facts, false)).empty())
-      << "port:\n" << log_text(port.run.facts) << "rayon-core:\n" << log_text(rayon.facts);
+      << "port:\n"
+      << log_text(port.run.facts) << "rayon-core:\n"
+      << log_text(rayon.facts);
 }
 #endif
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Zero cost in production: the production probe object and the production
 # library must not reference any tracing, invariant-check or mutant symbol,
 # while the traced control object must (proving the search can see them). The

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Side-by-side benchmark of wsstress's pool, rayon-core 1.10.1 and oneTBB.
 
 Called by `compare` (which installs what it needs first). Builds the three

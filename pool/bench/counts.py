@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Per-operation event counts of wsstress's pool and rayon-core 1.10.1, side by side.
 
 Issue #43 item 2: where a microsecond row's time goes is hard to see in wall

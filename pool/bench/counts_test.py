@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Tests of counts.py's reading of perf's output and its differencing, on made-up text (no perf run)."""
 import unittest
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Benchmarks of the production pool (wsstress::ThreadPool over StdPlatform),
 // one Google Benchmark per workload and thread count (/1, /2). The same
 // workloads run over rayon-core in rayon-peer/ and over oneTBB in
@@ -106,10 +107,9 @@ void wake_latency(benchmark::State& state) {
     // spin on a core the woken worker may need.
     t1.wait(0);
     const std::int64_t seen = t1.load();
-    return static_cast<double>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(
-            std::chrono::steady_clock::duration(seen) - t0.time_since_epoch())
-            .count());
+    return static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                   std::chrono::steady_clock::duration(seen) - t0.time_since_epoch())
+                                   .count());
   });
 }
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """The statistics and machine checks behind `compare`.
 
 A ratio wsstress / rayon-core is reported with a bootstrap 95 % interval over

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Checks of compare's statistics (stats.py), on made-up samples: the
 interval is at par when both libraries draw from one distribution, and
 says slower or faster when one is shifted by more than the noise; a pass

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The oneTBB peer of pool_bench.cpp, for the workloads that map onto TBB: fib
 // and the empty join through parallel_invoke inside a task_arena of T threads,
 // the 100 000-job scope through a task_group, wake latency through

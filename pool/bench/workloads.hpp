@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Shared pieces of the benchmark programs: the sample-based measurements
 // (wake latency, idle CPU) that Google Benchmark's iteration loop does not fit,
 // written once for the wsstress and oneTBB programs, and mirrored in the Rust

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Probe for the zero-cost check (check_zero_cost.sh): join's fast path in the
 // production instantiation. The check disassembles this object and requires
 // that no tracing or invariant-check symbol is referenced anywhere in it.

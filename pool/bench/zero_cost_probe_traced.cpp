@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The control for the zero-cost check: the same probe over a platform with
 // tracing and invariant checks on, whose hooks are out-of-line functions. The
 // check must find those hooks referenced here, which shows that its search
@@ -19,7 +20,7 @@ struct TracedPlatform : wsstress::pool::StdPlatform {
 }  // namespace probe
 
 extern "C" int wsstress_probe_join_traced() {
-  auto [a, b] = wsstress::pool::join<probe::TracedPlatform, wsstress::pool::NoMutants>([] { return 1; },
-                                                                                       [] { return 2; });
+  auto [a, b] =
+      wsstress::pool::join<probe::TracedPlatform, wsstress::pool::NoMutants>([] { return 1; }, [] { return 2; });
   return a + b;
 }

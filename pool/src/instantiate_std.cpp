@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Explicitly instantiates the production pool, <StdPlatform, NoMutants>, so every
 // member of every class template is compiled (and checked) at least once, and a
 // user's program links the same code this library was tested with.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // broadcast, spawn_broadcast, spawn and spawn_fifo on the core: every worker
 // gets its broadcast job (even asleep: gate 5 looks at the broadcast queue),
 // spawned exceptions reach the panic handler, FIFO order holds.

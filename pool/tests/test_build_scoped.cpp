@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // build_scoped runs its threads as crossbeam's thread::scope does in rayon:
 // every thread is joined, then with_pool's exception is rethrown, else the
 // first exception a wrapper threw (in spawn order), else the build's error.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // AtomicCounters: the bit layout, the JEC parity rules and the thread counts.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The Chase-Lev deque: order, growth, and exactly-once delivery under
 // concurrent steals (the injector has test_injector.cpp).
 #include <gtest/gtest.h>
@@ -23,7 +24,7 @@ TEST(Deque, LifoOwnerFifoThief) {
   EXPECT_FALSE(d.stealer_is_empty());
   Steal s = d.steal();
   ASSERT_EQ(s.kind, StealKind::Success);
-  EXPECT_EQ(s.job, jobs.at(0));  // thieves take the oldest
+  EXPECT_EQ(s.job, jobs.at(0));    // thieves take the oldest
   EXPECT_EQ(d.pop(), jobs.at(2));  // the owner takes the newest
   EXPECT_EQ(d.pop(), jobs.at(1));
   EXPECT_FALSE(d.pop());

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // StdPlatform's locks on Linux (platform/futex.hpp, Rust std's futex Mutex and
 // Condvar): mutual exclusion under contention, try_lock, and condition waits
 // that lose no notification. A lost wake-up hangs a test, which its timeout

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The lazily built global pool: its size comes from RAYON_NUM_THREADS (set by
 // ctest; WSSTRESS_EXPECT_GLOBAL_THREADS says what to expect), join and spawn
 // from outside any pool use it, and build_global fails once it exists.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The Injector (crossbeam-deque 0.8.1's): FIFO order, blocks crossed and freed,
 // exactly-once delivery under concurrent pushes and steals, and Steal::Retry.
 //

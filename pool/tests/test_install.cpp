@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // install and the three in_worker paths: same pool (direct), cold (from outside
 // any pool), cross (from another pool's worker); many outside threads at once;
 // cross-pool chains A -> B -> A with one-thread pools.
@@ -15,9 +16,8 @@ using namespace wsstress::test;
 TEST(Install, ColdPathRunsOnAWorkerAndReturnsTheValue) {
   Pool pool(Builder().num_threads(2));
   const auto caller = std::this_thread::get_id();
-  auto [value, tid, index] = pool.install([] {
-    return std::make_tuple(42, std::this_thread::get_id(), current_thread_index<P, M>());
-  });
+  auto [value, tid, index] =
+      pool.install([] { return std::make_tuple(42, std::this_thread::get_id(), current_thread_index<P, M>()); });
   EXPECT_EQ(value, 42);
   EXPECT_NE(tid, caller);
   ASSERT_TRUE(index.has_value());
@@ -71,11 +71,10 @@ TEST(Install, ManyOutsideThreadsEnterOnePoolAtOnce) {
       callers.emplace_back([&, c] {
         for (int i = 0; i < kCalls; ++i) {
           // Alternate a bare install with a join inside it.
-          long v = (i % 2 == 0) ? pool.install([&] { return long{c}; })
-                                : pool.install([&] {
-                                    auto [x, y] = join<P, M>([&] { return long{c}; }, [] { return 0L; });
-                                    return x + y;
-                                  });
+          long v = (i % 2 == 0) ? pool.install([&] { return long{c}; }) : pool.install([&] {
+            auto [x, y] = join<P, M>([&] { return long{c}; }, [] { return 0L; });
+            return x + y;
+          });
           total.fetch_add(v);
         }
       });
@@ -105,17 +104,14 @@ TEST(Install, EntriesAtRandomMomentsOfTheSleepCycle) {
     while (std::chrono::steady_clock::now() < until) {
     }
     switch (i % 3) {
-      case 0:
-        ASSERT_EQ(pool.install([i] { return i; }), i);
-        break;
+      case 0: ASSERT_EQ(pool.install([i] { return i; }), i); break;
       case 1: {
         std::atomic<bool> ran{false};
         pool.spawn([&] { ran.store(true); });
         ASSERT_TRUE(eventually([&] { return ran.load(); }));
         break;
       }
-      default:
-        ASSERT_EQ(pool.broadcast([](BroadcastContext<P, M> c) { return c.index(); }).size(), 2u);
+      default: ASSERT_EQ(pool.broadcast([](BroadcastContext<P, M> c) { return c.index(); }).size(), 2u);
     }
   }
 }

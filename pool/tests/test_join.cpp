@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // join: values of random join trees on 1..8 threads, the injected/migrated
 // flags, and exceptions from either half at any depth.
 #include <gtest/gtest.h>
@@ -102,9 +103,8 @@ TEST(Join, InsideAPoolAIsNotMigrated) {
 TEST(Join, BothHalvesRunOnOneThreadWhenAlone) {
   Pool pool(Builder().num_threads(1));
   auto [a, b] = pool.install([] {
-    return join_context<P, M>(
-        [](FnContext c) { return std::make_pair(c.migrated(), *current_thread_index<P, M>()); },
-        [](FnContext c) { return std::make_pair(c.migrated(), *current_thread_index<P, M>()); });
+    return join_context<P, M>([](FnContext c) { return std::make_pair(c.migrated(), *current_thread_index<P, M>()); },
+                              [](FnContext c) { return std::make_pair(c.migrated(), *current_thread_index<P, M>()); });
   });
   EXPECT_EQ(a, std::make_pair(false, std::size_t{0}));
   EXPECT_EQ(b, std::make_pair(false, std::size_t{0}));  // popped back and run inline
@@ -154,8 +154,7 @@ TEST(Join, ExceptionFromEitherHalfAtAnyDepthReachesTheCaller) {
         }
         // Every sibling subtree of the throwing path ran to completion before
         // the exception left its join: 2^(depth-1) + ... + 2 + 1 leaves.
-        EXPECT_EQ(ran.load(), (1 << depth) - 1)
-            << "threads " << threads << " depth " << depth << " path " << path;
+        EXPECT_EQ(ran.load(), (1 << depth) - 1) << "threads " << threads << " depth " << depth << " path " << path;
       }
     }
   }
@@ -177,7 +176,13 @@ TEST(Join, ExceptionInBWaitsForNothingElseAndPropagates) {
   Pool pool(Builder().num_threads(3));
   for (int i = 0; i < 50; ++i) {
     std::atomic<bool> a_done{false};
-    EXPECT_THROW(pool.join([&] { a_done = true; return 1; }, []() -> int { throw Boom("b"); }), Boom);
+    EXPECT_THROW(pool.join(
+                     [&] {
+                       a_done = true;
+                       return 1;
+                     },
+                     []() -> int { throw Boom("b"); }),
+                 Boom);
     EXPECT_TRUE(a_done.load());
   }
 }

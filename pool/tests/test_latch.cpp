@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The latch family: CoreLatch's state machine, LockLatch, CountLatch, and
 // SpinLatch waking a worker that really fell asleep on it.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The default thread count follows num_cpus 1.14.0 (what rayon-core 1.10.1's
 // "num_cpus 1.2" resolves to): the cgroup CPU quota, rounded up, caps the
 // CPUs in the affinity mask. Each test writes a fake /proc and /sys tree under

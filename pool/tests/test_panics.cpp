@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Where rayon panics in the caller's thread, the pool throws a catchable
 // exception with rayon's message instead of aborting; a panic inside a job
 // travels as that job's result, as in rayon.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The platform policy contract, checked with a platform that is not std:
 // atomics, mutex and condvar are wrapper classes that record the source
 // location of every operation through SrcLoc default arguments, and events are

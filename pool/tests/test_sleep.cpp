@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The sleep module: rounds, each gate of sleep() driven deterministically on
 // one thread, and the wake rules observed on a real pool through trace events.
 #include <gtest/gtest.h>
@@ -49,7 +50,7 @@ TEST(Sleep, Gate1LatchAlreadySet) {
   make_sleepy(s, idle, latch);
   latch.set();
   s.no_work_found(idle, latch, [] { return false; });  // sleep(): gate 1 fails
-  EXPECT_EQ(idle.rounds, ROUNDS_UNTIL_SLEEPING);  // untouched: the caller sees the latch
+  EXPECT_EQ(idle.rounds, ROUNDS_UNTIL_SLEEPING);       // untouched: the caller sees the latch
   EXPECT_EQ(s.counters_snapshot().sleeping_threads(), 0u);
   EXPECT_FALSE(s.is_blocked(0));
 }
@@ -80,7 +81,7 @@ TEST(Sleep, Gate5InjectedJobMeansWakeFully) {
     return true;
   });
   EXPECT_TRUE(asked);
-  EXPECT_EQ(idle.rounds, 0u);  // the code resets fully (the README says partly)
+  EXPECT_EQ(idle.rounds, 0u);                               // the code resets fully (the README says partly)
   EXPECT_EQ(s.counters_snapshot().sleeping_threads(), 0u);  // undid its own registration
   EXPECT_EQ(latch.state_relaxed(), CoreLatch<P>::UNSET);
 }

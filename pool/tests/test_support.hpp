@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Shared helpers for the pool's unit tests.
 //
 // Most tests instantiate the pool over CheckedPlatform: StdPlatform with the

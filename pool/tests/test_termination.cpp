@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Termination and lifetime: dropping a pool stops its workers (asleep or busy),
 // spawned work keeps a pool alive, the registry is freed once the last worker
 // leaves, and failed builds terminate the workers they started.
@@ -137,7 +138,8 @@ TEST(Termination, SpawnedClosureDiesBeforeItsTerminateCount) {
       std::shared_ptr<std::atomic<bool>> flag;
       bool armed = true;
       SpawnOnDrop(Registry<P, M>* r, std::shared_ptr<std::atomic<bool>> f) : registry(r), flag(std::move(f)) {}
-      SpawnOnDrop(SpawnOnDrop&& o) noexcept : registry(o.registry), flag(o.flag), armed(std::exchange(o.armed, false)) {}
+      SpawnOnDrop(SpawnOnDrop&& o) noexcept
+          : registry(o.registry), flag(o.flag), armed(std::exchange(o.armed, false)) {}
       ~SpawnOnDrop() {
         if (armed) spawn_in<P, M>([f = flag] { f->store(true); }, *registry);
       }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Worker names: the full name stays readable (rayon: thread::current().name()),
 // while the OS keeps only 15 bytes (pthread_setname_np).
 #include <gtest/gtest.h>

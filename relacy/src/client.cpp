@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The client's side of the models (wsstress_relacy_client, linked into
 // wsstress): it lists the models and runs each search through the runner,
 // wsstress-relacy, a child process that reports through a pipe. The parent

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // A crash inside a simulated thread is that model's failure, as the pool's
 // own abort already is (RelacyPlatform::abort_pool): while a
 // search runs, std::terminate (an exception leaving a noexcept frame) and
@@ -80,13 +81,12 @@ class CrashGuard {
       return;
     }
     const char* abbrev = sigabbrev_np(sig);
-    std::snprintf(desc(), 400, "crash: killed by SIG%s (signal %d) in a simulated thread", abbrev ? abbrev : "?",
-                  sig);
+    std::snprintf(desc(), 400, "crash: killed by SIG%s (signal %d) in a simulated thread", abbrev ? abbrev : "?", sig);
     fail(desc());
   }
 
   std::terminate_handler previous_terminate_ = nullptr;
-  struct sigaction previous_[2] {};
+  struct sigaction previous_[2]{};
 };
 
 }  // namespace wsstress::relacy

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The explanation of a Relacy hang (explain_failure.hpp): Relacy's history
 // read line by line, the EventLog's events numbered by it, and the
 // simulator's explainer called with Relacy's threads as its fibers.
@@ -6,8 +7,8 @@
 #include <cstdlib>
 #include <map>
 
-#include "wsstress/relacy/event_log.hpp"
 #include "wsstress/explain/explain.hpp"
+#include "wsstress/relacy/event_log.hpp"
 
 namespace wsstress::relacy {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Why a Relacy model hung, in the simulator's words: the pool's events of the
 // failing execution (EventLog, recorded by RelacyPlatform while Relacy replays
 // that execution for its report) handed to the one explainer both engines use

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The sleep handshake below the registry, for the handshake models
 // (models/handshake.cpp): the pool's own Sleep, AtomicCounters, CoreLatches,
 // Injector, worker deques and broadcast queues over RelacyPlatform, with the

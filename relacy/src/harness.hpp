@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // What every model shares: the model knobs layered over a mutant policy, the
 // per-iteration reset, and the call into Relacy's search (and, for a hang,
 // the explanation of the failing execution).
@@ -10,9 +11,9 @@
 
 #include "crash_guard.hpp"
 #include "explain_failure.hpp"
+#include "wsstress/pool/mutant_list.hpp"
 #include "wsstress/pool/mutants.hpp"
 #include "wsstress/pool/thread_pool.hpp"
-#include "wsstress/pool/mutant_list.hpp"
 #include "wsstress/relacy/models.hpp"
 #include "wsstress/relacy/platform.hpp"
 
@@ -112,7 +113,8 @@ RawResult run_suite(const SearchSpec& s) {
   {
     const CrashGuard guard;
     r.passed = rl::simulate<Suite>(p);
-    r.relacy_result = *CrashGuard::crash() != '\0' && !r.passed ? CrashGuard::crash() : rl::test_result_str(p.test_result);
+    r.relacy_result =
+        *CrashGuard::crash() != '\0' && !r.passed ? CrashGuard::crash() : rl::test_result_str(p.test_result);
   }
   r.executions = p.stop_iteration;
   out.flush();

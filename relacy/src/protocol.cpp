@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // What the client asks the runner (wsstress-relacy) for - a search, as its
 // command line - and what the runner writes back: a search's raw result as
 // length-prefixed text, and the model list as JSON. Both sides link this file
@@ -32,7 +33,11 @@ bool whole(const std::string& text, std::uint64_t& out) {
 }  // namespace
 
 std::vector<std::string> RunRequest::to_args() const {
-  return {"run", model, mutant, search_name(search.kind), std::to_string(search.context_bound),
+  return {"run",
+          model,
+          mutant,
+          search_name(search.kind),
+          std::to_string(search.context_bound),
           std::to_string(search.iterations)};
 }
 
@@ -85,7 +90,8 @@ std::string encode(const std::vector<ModelInfo>& models) {
   nlohmann::json list = nlohmann::json::array();
   for (const ModelInfo& m : models) {
     nlohmann::json targets = nlohmann::json::array();
-    for (const Target& t : m.targets) targets.push_back({{"mutant", t.mutant}, {"expect_fail", t.expect_fail}, {"note", t.note}});
+    for (const Target& t : m.targets)
+      targets.push_back({{"mutant", t.mutant}, {"expect_fail", t.expect_fail}, {"note", t.note}});
     list.push_back({{"name", m.name},
                     {"claim", m.claim},
                     {"config", m.config},
@@ -109,8 +115,8 @@ Result<std::vector<ModelInfo>> decode_models(const std::string& text) {
       m.claim = j.at("claim").get<std::string>();
       m.config = j.at("config").get<std::string>();
       for (const nlohmann::json& t : j.at("targets")) {
-        m.targets.push_back({t.at("mutant").get<std::string>(), t.at("expect_fail").get<bool>(),
-                             t.at("note").get<std::string>()});
+        m.targets.push_back(
+            {t.at("mutant").get<std::string>(), t.at("expect_fail").get<bool>(), t.at("note").get<std::string>()});
       }
       const nlohmann::json& ci = j.at("ci");
       const std::optional<Search> kind = parse_search(ci.at("search").get<std::string>());

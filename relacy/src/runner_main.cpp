@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // wsstress-relacy: the Relacy models in a program of their own, run by
 // wsstress (client.cpp) so that the tool builds without compiling a model.
 //   wsstress-relacy list                                   the models, as JSON
@@ -16,8 +17,10 @@ namespace rel = wsstress::relacy;
 namespace {
 
 int usage(const std::string& why) {
-  std::fprintf(stderr, "wsstress-relacy: %s (usage: wsstress-relacy list | run MODEL MUTANT SEARCH BOUND EXECUTIONS; "
-                       "run it through `wsstress relacy`)\n", why.c_str());
+  std::fprintf(stderr,
+               "wsstress-relacy: %s (usage: wsstress-relacy list | run MODEL MUTANT SEARCH BOUND EXECUTIONS; "
+               "run it through `wsstress relacy`)\n",
+               why.c_str());
   return 2;
 }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The runner's side of the models (wsstress_relacy): the registry the files
 // of models/ add their declarations to (WSSTRESS_REGISTER_MODEL, models.hpp),
 // the table of (model, mutant) instantiations and the model list built from

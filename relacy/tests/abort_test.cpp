@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The pool's abort inside a Relacy model: rayon aborts the
 // process when a job throws and the pool has no panic handler; under Relacy
 // that abort goes through RelacyPlatform::abort_pool and is the model's

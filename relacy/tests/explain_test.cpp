@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // A Relacy hang, explained in the simulator's words: for every
 // (model, catalog mutant) pair the model table expects to fail as a hang, the
 // model's own CI search (deterministic: an exhaustive context-bound search, or
@@ -15,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "wsstress/relacy/models.hpp"
 #include "wsstress/core/catalog.hpp"
+#include "wsstress/relacy/models.hpp"
 
 namespace rel = wsstress::relacy;
 
@@ -81,26 +82,35 @@ TEST_P(Explains, TheGateTheWakerAndTheRule) {
 // The strings each kind of loss must show.
 const std::vector<std::string> kGate2 = {"passed gate 4", "found is_blocked false: the sleeper had not blocked yet",
                                          "is_blocked false, no notify", "sleep/README.md §3 and §2 gate 2"};
-const std::vector<std::string> kLatchNoWake = {"passed gate 5", "set the sleeper's latch (SpinLatch), whose swap read it SLEEPING; woke nobody",
-                                               "tried no wake-up", "sleep/README.md §3: a setter whose swap returns SLEEPING"};
-const std::vector<std::string> kTerminateNoWake = {"sleeps for good on its terminate latch", "passed gate 5",
-                                                   "set the sleeper's terminate latch (CountLatch), whose swap read it SLEEPING; woke nobody",
-                                                   "tried no wake-up", "sleep/README.md §6: terminate sets"};
-const std::vector<std::string> kBroadcast = {"passed gate 5", "pushed a broadcast job", "is_blocked false, no notify",
-                                             "broadcast queue) and", "gate 5 found no job",
-                                             "sleep/README.md §6: inject_broadcast bumps no JEC"};
-const std::vector<std::string> kInjectFence = {"passed gate 4", "passed gate 5", "injected 1 job(s) from outside the pool; read 0 sleeping",
-                                               "gate 5 found the injector empty", "sleep/README.md §4",
+const std::vector<std::string> kLatchNoWake = {
+    "passed gate 5", "set the sleeper's latch (SpinLatch), whose swap read it SLEEPING; woke nobody",
+    "tried no wake-up", "sleep/README.md §3: a setter whose swap returns SLEEPING"};
+const std::vector<std::string> kTerminateNoWake = {
+    "sleeps for good on its terminate latch", "passed gate 5",
+    "set the sleeper's terminate latch (CountLatch), whose swap read it SLEEPING; woke nobody", "tried no wake-up",
+    "sleep/README.md §6: terminate sets"};
+const std::vector<std::string> kBroadcast = {
+    "passed gate 5",        "pushed a broadcast job", "is_blocked false, no notify",
+    "broadcast queue) and", "gate 5 found no job",    "sleep/README.md §6: inject_broadcast bumps no JEC"};
+const std::vector<std::string> kInjectFence = {"passed gate 4",
+                                               "passed gate 5",
+                                               "injected 1 job(s) from outside the pool; read 0 sleeping",
+                                               "gate 5 found the injector empty",
+                                               "sleep/README.md §4",
                                                "the publisher's SeqCst fence (after its push, in new_injected_jobs)"};
-const std::vector<std::string> kRollover = {"passed gate 4", "injected 1 job(s) from outside the pool; read 0 sleeping",
-                                            "gate 5 found the injector empty", "thread 2's announce at step",
-                                            "turned the JEC sleepy again", "sleep/README.md §4: gate 4 alone is not enough"};
+const std::vector<std::string> kRollover = {"passed gate 4",
+                                            "injected 1 job(s) from outside the pool; read 0 sleeping",
+                                            "gate 5 found the injector empty",
+                                            "thread 2's announce at step",
+                                            "turned the JEC sleepy again",
+                                            "sleep/README.md §4: gate 4 alone is not enough"};
 
 const std::vector<ExplainCase>& cases() {
   static const std::vector<ExplainCase> all = {
       {"inject", "no_inject_fence_acq_rel", kInjectFence},
       {"latch", "late_is_blocked_lock", kGate2},
-      {"cross", "cross_is_cold",
+      {"cross",
+       "cross_is_cold",
        {"thread 1 (worker 0) is blocked outside sleep(), blocked at pool/include/wsstress/pool/latch.hpp",
         "thread 2 (worker 0) is blocked outside sleep(), blocked at", "sleep/README.md §8"}},
       {"cross", "latch_set_no_wake", kLatchNoWake},

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # A Relacy hang's explanation is in the JSON report too, under the
 # run (runs_detail[].explanation) and the failure (failures[].explanation, the
 # key sim's report uses), the same lines as the text.

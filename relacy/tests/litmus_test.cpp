@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The litmus programs (pool/tests/litmus/litmus.hpp) in Relacy, over the same
 // RelacyPlatform the models use: each runs under Relacy's full search, which
 // enumerates every interleaving and, at every relaxed or acquire load, both
@@ -14,8 +15,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <fstream>
 #include <string>
 
@@ -56,8 +57,7 @@ Explored explore() {
   e.passed = rl::simulate<LitmusSuite<L>>(p);
   e.executions = p.stop_iteration;
   e.outcomes = lit::describe(LitmusSuite<L>::reached, L<RelacyPlatform>::kReads);
-  std::printf("relacy litmus: %llu executions, %.3f s, outcomes {%s}\n",
-              static_cast<unsigned long long>(e.executions),
+  std::printf("relacy litmus: %llu executions, %.3f s, outcomes {%s}\n", static_cast<unsigned long long>(e.executions),
               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), e.outcomes.c_str());
   return e;
 }
@@ -75,43 +75,25 @@ std::string outcomes() {
 TEST(RelacyLitmus, StoreBufferingRelaxedReordersStoresAfterLoads) {
   EXPECT_EQ(outcomes<lit::SbRelaxed>(), "00 10 01 11");
 }
-TEST(RelacyLitmus, StoreBufferingSeqCstFencesOnBothSidesForbid00) {
-  EXPECT_EQ(outcomes<lit::SbFences>(), "10 01 11");
-}
+TEST(RelacyLitmus, StoreBufferingSeqCstFencesOnBothSidesForbid00) { EXPECT_EQ(outcomes<lit::SbFences>(), "10 01 11"); }
 // C++ allows 00 with a fence in one thread only (no fence pairs with it).
-TEST(RelacyLitmus, StoreBufferingOneFenceAllows00) {
-  EXPECT_EQ(outcomes<lit::SbOneFence>(), "00 10 01 11");
-}
-TEST(RelacyLitmus, StoreBufferingSeqCstAccessesForbid00) {
-  EXPECT_EQ(outcomes<lit::SbSeqCst>(), "10 01 11");
-}
+TEST(RelacyLitmus, StoreBufferingOneFenceAllows00) { EXPECT_EQ(outcomes<lit::SbOneFence>(), "00 10 01 11"); }
+TEST(RelacyLitmus, StoreBufferingSeqCstAccessesForbid00) { EXPECT_EQ(outcomes<lit::SbSeqCst>(), "10 01 11"); }
 
 // Message passing: r0 r1 = flag data; 10 is the stale read.
-TEST(RelacyLitmus, MessagePassingRelaxedReadsStaleData) {
-  EXPECT_EQ(outcomes<lit::MpRelaxed>(), "00 10 01 11");
-}
-TEST(RelacyLitmus, MessagePassingReleaseAcquireForbidsStaleData) {
-  EXPECT_EQ(outcomes<lit::MpRelAcq>(), "00 01 11");
-}
-TEST(RelacyLitmus, MessagePassingFencesForbidStaleData) {
-  EXPECT_EQ(outcomes<lit::MpFences>(), "00 01 11");
-}
+TEST(RelacyLitmus, MessagePassingRelaxedReadsStaleData) { EXPECT_EQ(outcomes<lit::MpRelaxed>(), "00 10 01 11"); }
+TEST(RelacyLitmus, MessagePassingReleaseAcquireForbidsStaleData) { EXPECT_EQ(outcomes<lit::MpRelAcq>(), "00 01 11"); }
+TEST(RelacyLitmus, MessagePassingFencesForbidStaleData) { EXPECT_EQ(outcomes<lit::MpFences>(), "00 01 11"); }
 
 // Load buffering: C++ allows 11 for relaxed accesses, but Relacy only lets a
 // load read a store that has already executed, so it never reaches 11. A
 // known limitation of the checker (loom has the same one): pinned here so
 // that a Relacy that starts modelling it is noticed.
-TEST(RelacyLitmus, LoadBufferingIsNotModelled) {
-  EXPECT_EQ(outcomes<lit::LbRelaxed>(), "00 10 01");
-}
+TEST(RelacyLitmus, LoadBufferingIsNotModelled) { EXPECT_EQ(outcomes<lit::LbRelaxed>(), "00 10 01"); }
 
 // IRIW: r0 r1 (x then y) r2 r3 (y then x); 1010 is the readers disagreeing.
-TEST(RelacyLitmus, IriwRelaxedReadersDisagree) {
-  EXPECT_EQ(outcomes<lit::IriwRelaxed>(), lit::all_outcomes_except(4));
-}
-TEST(RelacyLitmus, IriwAcquireReadersDisagree) {
-  EXPECT_EQ(outcomes<lit::IriwAcquire>(), lit::all_outcomes_except(4));
-}
+TEST(RelacyLitmus, IriwRelaxedReadersDisagree) { EXPECT_EQ(outcomes<lit::IriwRelaxed>(), lit::all_outcomes_except(4)); }
+TEST(RelacyLitmus, IriwAcquireReadersDisagree) { EXPECT_EQ(outcomes<lit::IriwAcquire>(), lit::all_outcomes_except(4)); }
 TEST(RelacyLitmus, IriwSeqCstReadersAgree) {
   EXPECT_EQ(outcomes<lit::IriwSeqCst>(), lit::all_outcomes_except(4, "1010"));
 }

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # A Relacy search stopped by its limit is not a pass. The
 # matrix's relacy row reads `incomplete`, not as expected both where the
 # catalog expects a pass (no_sleep_fence) and where it expects a catch

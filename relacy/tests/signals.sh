@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # The first SIGINT or SIGTERM kills
 # the search in progress and ends the command with what finished (exit 128 +
 # the signal, a summary naming it, JSON stopped_by), and no search child is

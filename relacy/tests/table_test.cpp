@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The Relacy model table against the mutant catalog: every targeted mutant
 // exists, a pass has its reason, every model has its clean entry, and the
 // table keeps its order; the client's view through the runner
@@ -9,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "wsstress/relacy/models.hpp"
 #include "wsstress/core/catalog.hpp"
+#include "wsstress/relacy/models.hpp"
 
 namespace rel = wsstress::relacy;
 
@@ -35,10 +36,23 @@ TEST(RelacyTable, TargetsAreCatalogMutantsAndPassesHaveTheirReasons) {
 TEST(RelacyTable, TheTableKeepsItsOrder) {
   std::vector<std::string> names;
   for (const rel::ModelInfo& m : rel::model_infos()) names.push_back(m.name);
-  const std::vector<std::string> expected = {
-      "inject", "latch", "cross", "cross_scope", "broadcast", "terminate", "deque", "handshake_latch",
-      "handshake_internal", "handshake_inject", "handshake_inject_rollover", "handshake_broadcast",
-      "handshake_terminate", "lock_latch", "count_lock_latch", "arc_job", "scope_count"};
+  const std::vector<std::string> expected = {"inject",
+                                             "latch",
+                                             "cross",
+                                             "cross_scope",
+                                             "broadcast",
+                                             "terminate",
+                                             "deque",
+                                             "handshake_latch",
+                                             "handshake_internal",
+                                             "handshake_inject",
+                                             "handshake_inject_rollover",
+                                             "handshake_broadcast",
+                                             "handshake_terminate",
+                                             "lock_latch",
+                                             "count_lock_latch",
+                                             "arc_job",
+                                             "scope_count"};
   EXPECT_EQ(names, expected);
   ASSERT_FALSE(rel::model_table().empty());
   EXPECT_STREQ(rel::model_table().front().model, "inject");
@@ -76,8 +90,8 @@ TEST(RelacyTable, TheRunnersListIsTheTable) {
 }
 
 TEST(RelacyRun, ARawResultSurvivesItsEncoding) {
-  const rel::RawResult r{false, "DATA RACE", 42, "a trace\nwith 2 lines and a 7 ",
-                         {"why: step 7", "", "a line\nwith a newline and a 3 "}};
+  const rel::RawResult r{
+      false, "DATA RACE", 42, "a trace\nwith 2 lines and a 7 ", {"why: step 7", "", "a line\nwith a newline and a 3 "}};
   rel::RawResult back;
   ASSERT_TRUE(rel::decode(rel::encode(r), back));
   EXPECT_EQ(back.passed, r.passed);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The simulator's throughput: scheduling points per second
 // over whole runs of a scenario, one seed per iteration, in the default build.
 // A point is one switch decision of the scheduler (SimResult::steps), the unit
@@ -32,8 +33,7 @@ void run_seeds(benchmark::State& state, const std::string& scenario, sim::Strate
     failed += r.verdict.kind != wsstress::core::VerdictKind::Pass;
   }
   state.counters["points/s"] = benchmark::Counter(static_cast<double>(points), benchmark::Counter::kIsRate);
-  state.counters["points/run"] =
-      benchmark::Counter(static_cast<double>(points), benchmark::Counter::kAvgIterations);
+  state.counters["points/run"] = benchmark::Counter(static_cast<double>(points), benchmark::Counter::kAvgIterations);
   if (failed != 0) state.SkipWithError("a run of the clean pool failed");
 }
 

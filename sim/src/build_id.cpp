@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The running executable's GNU build id (the linker's NT_GNU_BUILD_ID note),
 // which a reproducer records: a replay that does not reproduce can then say
 // whether another build of the pool wrote it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // A simulator campaign (engine.hpp): a range of seeds (one shard of it), each
 // one execution per repeat or a whole DFS tree, within a time budget.
 #include "wsstress/sim/engine.hpp"
@@ -72,18 +73,21 @@ SimCampaignReport run_sim_campaign(const SimCampaignSpec& spec, const core::Prog
   const auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   const core::SweepPlan plan{b.seeds, b.shard, b.max_seconds, b.stop_on_failure};
-  const core::SweepOutcome swept = core::sweep(plan, [&](std::uint64_t seed) {
-    SimConfig cfg = spec.config;
-    cfg.seed = seed;
-    const double left = b.max_seconds > 0 ? b.max_seconds - elapsed() : 0;
-    if (journal != nullptr) journal->header().seed = seed;
-    std::optional<SimResult> failed = run_sim_seed(spec, run, cfg, left, report);
-    ++report.runs;
-    if (journal != nullptr) journal_seed_done(*journal, report);
-    if (!failed) return false;
-    report.failures.push_back(make_sim_failure(b.run, seed, cfg, std::move(*failed), elapsed()));
-    return true;
-  }, progress);
+  const core::SweepOutcome swept = core::sweep(
+      plan,
+      [&](std::uint64_t seed) {
+        SimConfig cfg = spec.config;
+        cfg.seed = seed;
+        const double left = b.max_seconds > 0 ? b.max_seconds - elapsed() : 0;
+        if (journal != nullptr) journal->header().seed = seed;
+        std::optional<SimResult> failed = run_sim_seed(spec, run, cfg, left, report);
+        ++report.runs;
+        if (journal != nullptr) journal_seed_done(*journal, report);
+        if (!failed) return false;
+        report.failures.push_back(make_sim_failure(b.run, seed, cfg, std::move(*failed), elapsed()));
+        return true;
+      },
+      progress);
   report.budget_exhausted = swept.budget_exhausted;
   report.stopped_by_signal = swept.stopped_by_signal;
   report.elapsed_s = elapsed();

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The C++ memory model's rules (see cpp_memory.hpp): what a load may read,
 // what stores and fences release, what loads and fences acquire, and the
 // race check of plain memory.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The C++ memory model of `--memory cpp`: per-location
 // modification orders, happens-before as vector clocks, and for each atomic
 // load the set of stores C++20 lets it read; which one it reads is a decision
@@ -62,8 +63,8 @@ struct Store {
   std::uint64_t bits = 0;
   std::uint32_t writer = 0, stamp = 0;  // stamp 0: the initial value, before every access
   Release rel;
-  std::uint64_t sc_seq = 0;                   // its place in S, 0 if not SeqCst
-  std::uint64_t sc_read_seq = UINT64_MAX;     // the first SeqCst load that read it
+  std::uint64_t sc_seq = 0;                                      // its place in S, 0 if not SeqCst
+  std::uint64_t sc_read_seq = UINT64_MAX;                        // the first SeqCst load that read it
   std::vector<std::pair<std::uint32_t, std::uint32_t>> readers;  // (fiber, its clock then), first read each
 };
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The scheduler's side of the C++ memory model (cpp_memory.hpp): the calling
 // fiber's accesses go to the model, a load's choice among the stores it may
 // read is a decision of the strategy (recorded, replayed, shown in traces),
@@ -20,7 +21,8 @@ std::uint32_t Scheduler::choose_read(std::uint32_t n) {
   if (journal_ != nullptr) journal_->decision(code);
   if (*k != 0) {
     mix(0x57a1e ^ *k);
-    if (cfg_.record_trace) trace_.push_back({steps_, current_->id, Op::Stale, current_->loc.file, current_->loc.line, *k});
+    if (cfg_.record_trace)
+      trace_.push_back({steps_, current_->id, Op::Stale, current_->loc.file, current_->loc.line, *k});
   }
   return *k;
 }

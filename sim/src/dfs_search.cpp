@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The bounded depth-first search (engine.hpp): every schedule within a
 // preemption bound, re-executed from the start, until one fails or the
 // space or a limit is exhausted.

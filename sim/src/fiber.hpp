@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // A simulated thread: its Boost.Context fiber, what it is blocked on, its
 // store buffer, thread-locals and where it last was. Internal to the
 // simulator (the scheduler owns fibers; strategies read them).
@@ -13,8 +14,8 @@
 
 #include "cpp_memory.hpp"
 #include "store_buffer.hpp"
-#include "wsstress/sim/sim.hpp"
 #include "wsstress/core/worker_state.hpp"
+#include "wsstress/sim/sim.hpp"
 
 namespace wsstress::sim {
 
@@ -42,7 +43,7 @@ struct Fiber {
   std::uint64_t wake_at = 0;
   std::function<void()> body;
   StoreBuffer buffer;
-  cppmem::Thread mem;  // cpp memory: the fiber's clocks
+  cppmem::Thread mem;        // cpp memory: the fiber's clocks
   std::vector<TlsSlot> tls;  // the fiber's thread_local_slot values
   SrcLoc loc{};
   // The last point outside the system headers: a lock taken through

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The table of `wsstress sim`'s own flags and their spelling. See
 // wsstress/sim/flags.hpp. A new knob of the simulator's configuration is one
 // row here (and its field in SimConfig or SimCampaignSpec).
@@ -47,25 +48,47 @@ std::vector<SimFlag> make_sim_table() {
   // Built on the first call, after every strategy file has registered.
   static const std::string strategy_help_text = sim::strategy_help();
   return {
-      {{.names = "--strategy", .help = strategy_help_text, .takers = kSim, .words = strategy_names,
+      {{.names = "--strategy",
+        .help = strategy_help_text,
+        .takers = kSim,
+        .words = strategy_names,
         .check = check_strategy},
-       strategy_text, set_strategy},
+       strategy_text,
+       set_strategy},
       {{.names = "--memory",
         .help = "sequentially consistent, x86-TSO store buffers, or the C++ memory model (loads may read older "
                 "stores; plain memory race-checked)",
-        .takers = kSim, .words = memory_names},
-       memory_text, set_memory},
+        .takers = kSim,
+        .words = memory_names},
+       memory_text,
+       set_memory},
       {{.names = "--pct-depth", .kind = K::Whole, .lo = 1, .hi = 64, .help = "PCT: bug depth d", .takers = kSim},
-       number_text<&SimConfig::pct_depth>, set_number<&SimConfig::pct_depth>},
-      {{.names = "--preemption-bound", .kind = K::Whole, .lo = 0, .hi = 64, .help = "DFS: preemptions per schedule",
+       number_text<&SimConfig::pct_depth>,
+       set_number<&SimConfig::pct_depth>},
+      {{.names = "--preemption-bound",
+        .kind = K::Whole,
+        .lo = 0,
+        .hi = 64,
+        .help = "DFS: preemptions per schedule",
         .takers = kSim},
-       number_text<&SimConfig::preemption_bound>, set_number<&SimConfig::preemption_bound>},
-      {{.names = "--max-executions", .kind = K::Whole, .lo = 1, .hi = 1e9, .help = "DFS: schedules per seed at most",
+       number_text<&SimConfig::preemption_bound>,
+       set_number<&SimConfig::preemption_bound>},
+      {{.names = "--max-executions",
+        .kind = K::Whole,
+        .lo = 1,
+        .hi = 1e9,
+        .help = "DFS: schedules per seed at most",
         .takers = kSim},
-       number_text<&SimCampaignSpec::max_executions>, set_number<&SimCampaignSpec::max_executions>},
-      {{.names = "--step-budget", .kind = K::Whole, .lo = 1000, .hi = 1e12,
-        .help = "scheduling points before a livelock report", .takers = kSim},
-       number_text<&SimConfig::step_budget>, set_number<&SimConfig::step_budget>},
+       number_text<&SimCampaignSpec::max_executions>,
+       set_number<&SimCampaignSpec::max_executions>},
+      {{.names = "--step-budget",
+        .kind = K::Whole,
+        .lo = 1000,
+        .hi = 1e12,
+        .help = "scheduling points before a livelock report",
+        .takers = kSim},
+       number_text<&SimConfig::step_budget>,
+       set_number<&SimConfig::step_budget>},
   };
 }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Decoding of the fuzz targets' inputs and their conversion to reproducers.
 #include "wsstress/sim/fuzz_input.hpp"
 

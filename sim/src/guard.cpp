@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The crash guard of a simulator campaign. The parent
 // forks a child that runs the seeds and journals its progress and every
 // decision of the execution in flight (journal.hpp); the parent keeps the
@@ -120,7 +121,9 @@ constexpr int kChildThrew = 98;   // the campaign threw (an allocation failure):
   const std::uint64_t planned = core::seeds_in_shard(spec.base.seeds, spec.base.shard);
   core::ProgressFn shifted;
   if (progress) {
-    shifted = [&](std::uint64_t done, std::uint64_t, double el) { progress(runs_before + done, planned, el + elapsed_before); };
+    shifted = [&](std::uint64_t done, std::uint64_t, double el) {
+      progress(runs_before + done, planned, el + elapsed_before);
+    };
   }
   SimCampaignReport r;
   try {
@@ -156,8 +159,10 @@ SimFailure replay_child_failure(const SimCampaignSpec& spec, CrashJournal& journ
   cfg.forced = r.schedule;  // the whole schedule, for the reproducer, even after an overflow
   if (r.verdict.kind == core::VerdictKind::Pass) {
     r.verdict = {core::VerdictKind::Internal,
-                 "seed " + std::to_string(h.seed) + " failed in the campaign's child process and passed when replayed "
-                 "in the parent: the simulator is not deterministic here (a bug of wsstress)", ""};
+                 "seed " + std::to_string(h.seed) +
+                     " failed in the campaign's child process and passed when replayed "
+                     "in the parent: the simulator is not deterministic here (a bug of wsstress)",
+                 ""};
   }
   return make_sim_failure(spec.base.run, h.seed, cfg, std::move(r), at);
 }
@@ -249,8 +254,8 @@ bool account_child(const SimCampaignSpec& spec, CrashJournal& journal, int statu
     if (!probe.started || probe.clean) {
       report.failures.push_back(replay_child_failure(spec, journal, at));
     } else {
-      report.failures.push_back(crash_failure(spec, journal, probe.status, at,
-                                              " (the campaign's child stopped at another failure; replayed, it crashed)"));
+      report.failures.push_back(crash_failure(
+          spec, journal, probe.status, at, " (the campaign's child stopped at another failure; replayed, it crashed)"));
     }
   } else {
     ++report.runs;  // the seed it died in was run, as far as its crash
@@ -296,10 +301,11 @@ SimCampaignReport run_guarded_campaign(const SimCampaignSpec& spec, const core::
       report.failures.push_back(internal_failure(spec, from, std::string("fork: ") + strerror(errno), elapsed()));
       break;
     }
-    if (pid == 0) child_main(spec, from, b.max_seconds > 0 ? left : 0, report.runs, elapsed(), progress, journal, parent);
+    if (pid == 0)
+      child_main(spec, from, b.max_seconds > 0 ? left : 0, report.runs, elapsed(), progress, journal, parent);
     const int status = wait_for(pid);  // before elapsed(): argument order is unspecified
     const bool go_on = account_child(spec, journal, status, elapsed(), report);
-    if (progress) progress(report.runs, report.seeds_planned, elapsed());  // the parent's bar ends the line
+    if (progress) progress(report.runs, report.seeds_planned, elapsed());     // the parent's bar ends the line
     if (!go_on || journal.header().seed > b.seeds.to - b.shard.count) break;  // no next seed in the shard
     from = journal.header().seed + b.shard.count;
   }

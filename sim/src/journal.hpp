@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The crash journal: what a campaign's child process is doing, kept in memory
 // it shares with the parent, so that a fatal signal in the pool under test (a
 // SIGSEGV, an abort, a sanitizer's exit) still leaves the seed in flight and
@@ -15,13 +16,13 @@ class CrashJournal {
  public:
   // What the child has done so far, and how it ended if it ended by itself.
   struct Header {
-    std::uint64_t seed = 0;                 // the seed in flight
+    std::uint64_t seed = 0;                             // the seed in flight
     std::uint64_t runs = 0, executions = 0, steps = 0;  // finished in this child
     bool dfs_exhausted = true, budget_exhausted = false;
     int stopped_by_signal = 0;
-    bool failed = false;                    // stopped at an ordinary failure: its schedule is below
-    std::uint64_t n_decisions = 0;          // the execution in flight (or the failure's schedule)
-    bool overflowed = false;                // more decisions than the journal holds
+    bool failed = false;            // stopped at an ordinary failure: its schedule is below
+    std::uint64_t n_decisions = 0;  // the execution in flight (or the failure's schedule)
+    bool overflowed = false;        // more decisions than the journal holds
   };
 
   explicit CrashJournal(std::uint64_t capacity);  // a shared anonymous mapping

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The words of the simulator's memory models (sc, tso, cpp), as reproducers,
 // reports and the CLI spell them. In the parsers library, apart from
 // simulate.cpp, so that reproducers parse without the scheduler.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The reads-from fuzzer's loop (RFF, ASPLOS 2024; the concept:
 // wsstress/sim/reads_from.hpp). A corpus of abstract schedules, each a
 // schedule-fuzzer header byte (memory model and sizes) and a few reads-from
@@ -12,8 +13,8 @@
 #include <chrono>
 #include <cstring>
 
-#include "wsstress/sim/fuzz_input.hpp"
 #include "wsstress/core/catalog.hpp"
+#include "wsstress/sim/fuzz_input.hpp"
 
 namespace wsstress::sim {
 
@@ -166,7 +167,8 @@ std::string reads_from_scenario(const std::string& mutant, const std::string& sc
   return m != nullptr && !m->scenario.empty() ? m->scenario : "inject";
 }
 
-ReadsFromResult reads_from_fuzz(const ReadsFromOptions& o, const std::function<void(const ReadsFromResult&)>& progress) {
+ReadsFromResult reads_from_fuzz(const ReadsFromOptions& o,
+                                const std::function<void(const ReadsFromResult&)>& progress) {
   Loop loop(o);
   return loop.run(progress);
 }

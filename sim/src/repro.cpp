@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Reproducer files: a simulated run's program (scenario, mutant, sizes,
 // input), its knobs (seed, strategy, memory model) and every scheduling
 // decision it made, as `key value` lines. A file ends with its decision count
@@ -10,9 +11,9 @@
 #include <map>
 #include <sstream>
 
+#include "wsstress/core/catalog.hpp"
 #include "wsstress/core/shown.hpp"
 #include "wsstress/sim/engine.hpp"
-#include "wsstress/core/catalog.hpp"
 
 namespace wsstress::sim {
 
@@ -156,12 +157,13 @@ Result<void> read_decisions(Fields& fields, Repro& r) {
     }
     r.config.forced.push_back(static_cast<std::uint32_t>(v));
   }
-  if (r.config.forced.empty() && !(fields.count("decisions") && fields.at("decisions") == "0")) {  // a crash before the first decision has none
+  if (r.config.forced.empty() &&
+      !(fields.count("decisions") && fields.at("decisions") == "0")) {  // a crash before the first decision has none
     return fail("reproducer schedule is empty (truncated?)");
   }
   if (fields.count("decisions") && (!to_u64(fields["decisions"], v) || v != r.config.forced.size())) {
     return fail("reproducer schedule has " + std::to_string(r.config.forced.size()) + " decisions, its header says " +
-            shown(fields["decisions"]) + " (truncated?)");
+                shown(fields["decisions"]) + " (truncated?)");
   }
   if (!fields.count("input")) return {};
   const std::string& hex = fields["input"];

@@ -1,11 +1,12 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Name -> runner table (the simulator) for the clean pool and every mutant of
 // pool/mutants.hpp, each run as RuntimeMutants (pool/mutant_list.hpp) as in
 // ../runners.cpp: one instantiation of every scenario per static part.
 #include <map>
 
+#include "wsstress/core/catalog.hpp"
 #include "wsstress/pool/mutant_list.hpp"
 #include "wsstress/sim/engine.hpp"
-#include "wsstress/core/catalog.hpp"
 
 namespace wsstress::sim {
 namespace {

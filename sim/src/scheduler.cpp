@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The scheduler's fibers, their scheduling points and the loop that asks the
 // strategy what happens next. See scheduler.hpp.
 #include "scheduler.hpp"
 
-#include <boost/context/stack_context.hpp>
 #include <algorithm>
 #include <atomic>
+#include <boost/context/stack_context.hpp>
 
 #include <cstdlib>
 #include <cstring>
@@ -93,12 +94,8 @@ struct RecordingStack {
 }  // namespace
 
 Scheduler::Scheduler(const SimConfig& cfg, const Strategy* taught, bool trial)
-    : cfg_(resolve_strategy(cfg)),
-      rng_(cfg.seed ^ 0x5bd1e995u),
-      seed_stream_(cfg.seed),
-      strategy_(make_strategy(cfg_, rng_, taught)),
-      journal_(trial ? nullptr : CrashJournal::active()),
-      trial_(trial) {}
+    : cfg_(resolve_strategy(cfg)), rng_(cfg.seed ^ 0x5bd1e995u), seed_stream_(cfg.seed),
+      strategy_(make_strategy(cfg_, rng_, taught)), journal_(trial ? nullptr : CrashJournal::active()), trial_(trial) {}
 
 SimResult Scheduler::run(const std::function<Verdict()>& body) {
   if (journal_ != nullptr) journal_->begin_execution();

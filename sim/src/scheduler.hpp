@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The simulator's scheduler: fibers and their scheduling points, blocking
 // primitives and virtual time, TSO store buffers, and the detection of lost
 // wake-ups and livelocks. Who runs next is the Strategy's choice
@@ -16,16 +17,16 @@
 #include <string>
 #include <vector>
 
-#include "wsstress/explain/explain.hpp"
 #include "fiber.hpp"
 #include "journal.hpp"
 #include "strategy.hpp"
+#include "wsstress/explain/explain.hpp"
 
 namespace wsstress::sim {
 
+using explain::event_text;
 using explain::RecordedEvent;
 using explain::StallContext;
-using explain::event_text;
 
 class Scheduler {
  public:

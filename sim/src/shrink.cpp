@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The shrinker (engine.hpp): a failing reproducer made smaller (the program,
 // then the schedule), keeping only changes under which it still fails the
 // same way.
@@ -165,9 +166,9 @@ ShrinkReport shrink(const Repro& failing) {
   // The header tells the truth: the schedule's own preemption count, and
   // where it came from (its strategy is DFS only for what follows it).
   cur.config.preemption_bound = static_cast<unsigned>(rep.preemptions_after);
-  cur.shrunk_from = "seed " + std::to_string(failing.config.seed) + ", strategy " + strategy_name(failing.config.strategy) +
-                    ", " + std::to_string(failing.config.forced.size()) + " decisions, " +
-                    std::to_string(rep.preemptions_before) + " preemptions; the schedule below has " +
+  cur.shrunk_from = "seed " + std::to_string(failing.config.seed) + ", strategy " +
+                    strategy_name(failing.config.strategy) + ", " + std::to_string(failing.config.forced.size()) +
+                    " decisions, " + std::to_string(rep.preemptions_before) + " preemptions; the schedule below has " +
                     std::to_string(rep.preemptions_after) +
                     " (preemption-bound), then replays the non-preemptive default (strategy dfs)";
   rep.after = cur;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The simulator's entry point and the functions SimPlatform's types call
 // (sim.hpp's detail namespace), each forwarding to the scheduler in charge of
 // the calling OS thread.
@@ -98,14 +99,16 @@ void use_after_free(Op op, const void* addr, SrcLoc loc) {
     sched().use_after_free(op, addr, loc);
     return;
   }
-  std::fprintf(stderr, "wsstress sim: use after free: %s on a destroyed pool object at %s:%u\n", op_name(op),
-               loc.file, loc.line);
+  std::fprintf(stderr, "wsstress sim: use after free: %s on a destroyed pool object at %s:%u\n", op_name(op), loc.file,
+               loc.line);
   std::abort();
 }
 MemoryModel memory() { return t_sched && sched().current() ? sched().memory() : MemoryModel::SC; }
 bool tso() { return memory() == MemoryModel::TSO; }
 bool cpp() { return memory() == MemoryModel::CPP; }
-std::uint64_t cpp_load(History*& h, std::uint64_t latest, std::memory_order o) { return sched().cpp_load(h, latest, o); }
+std::uint64_t cpp_load(History*& h, std::uint64_t latest, std::memory_order o) {
+  return sched().cpp_load(h, latest, o);
+}
 void cpp_store(History*& h, std::uint64_t latest, std::uint64_t bits, std::memory_order o) {
   sched().cpp_store(h, latest, bits, o);
 }
@@ -127,7 +130,9 @@ void cond_wait(void* cv, void* m, SrcLoc loc) {
   sched().cond_wait(static_cast<SimCondVar*>(cv), static_cast<SimMutex*>(m), loc);
 }
 void cond_notify(void* cv, bool all, SrcLoc loc) { sched().cond_notify(static_cast<SimCondVar*>(cv), all, loc); }
-std::uint32_t spawn(std::string name, std::function<void()> body) { return sched().spawn(std::move(name), std::move(body)); }
+std::uint32_t spawn(std::string name, std::function<void()> body) {
+  return sched().spawn(std::move(name), std::move(body));
+}
 void join(std::uint32_t fiber) { sched().join(fiber); }
 void sleep_ns(std::uint64_t ns) { sched().sleep_ns(ns); }
 void spin_wait(SrcLoc loc) { sched().spin_wait(loc); }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // One fiber's x86-TSO store buffer: a FIFO of stores not yet in memory. The
 // fiber's own loads see its newest buffered store to an address first; RMWs,
 // SeqCst stores and fences, lock operations and blocking calls drain it; the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The ReadyView's queries, the noise the random strategies share, and the
 // one place a configuration becomes a Strategy (through the registry).
 #include "strategy.hpp"

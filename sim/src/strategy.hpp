@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // How the simulator picks what happens next. At each decision the scheduler
 // shows a Strategy the runnable fibers (a ReadyView) and the strategy returns
 // an Action: run a fiber to its next scheduling point, flush the oldest store
@@ -17,8 +18,8 @@
 #include <vector>
 
 #include "fiber.hpp"
-#include "wsstress/sim/strategies.hpp"
 #include "wsstress/pool/platform/splitmix64.hpp"
+#include "wsstress/sim/strategies.hpp"
 
 namespace wsstress::sim {
 
@@ -34,12 +35,12 @@ struct Action {
 
 // What a strategy may see at one decision.
 struct ReadyView {
-  const std::vector<Action>& runnable;  // one Run action per runnable fiber, in id order; never empty
+  const std::vector<Action>& runnable;                // one Run action per runnable fiber, in id order; never empty
   const std::vector<std::unique_ptr<Fiber>>& fibers;  // by id
-  const std::vector<Fiber*>& live;  // the unfinished ones, in id order
-  std::size_t decision;  // how many decisions came before this one
-  std::uint64_t steps;   // how many times a fiber has run
-  std::uint32_t last_run;  // the fiber of the last Run action
+  const std::vector<Fiber*>& live;                    // the unfinished ones, in id order
+  std::size_t decision;                               // how many decisions came before this one
+  std::uint64_t steps;                                // how many times a fiber has run
+  std::uint32_t last_run;                             // the fiber of the last Run action
   bool tso;
 
   // Fibers whose store buffer holds a store (TSO), in id order.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The registry of strategies (strategies.hpp) the files of strategies/ fill,
 // and the strategies' names as reproducers, reports and the CLI spell them:
 // parse_strategy, a portfolio spec's name, --strategy's names, help and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The blocking primitives of simulated threads: mutexes, condition variables
 // (FIFO, with spurious wake-ups left to the strategy), joins, sleeps and
 // spin-waits in virtual time, and thread-locals. Each operation is a

@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // How a simulated run fails: a broken pool invariant, a use after free, a
 // lost wake-up or a livelock, each with the state dump a report prints.
 #include <cstdio>
 
 #include "scheduler.hpp"
-#include "wsstress/sim/asan.hpp"
 #include "wsstress/core/scenario.hpp"
+#include "wsstress/sim/asan.hpp"
 
 namespace wsstress::sim {
 
@@ -53,8 +54,8 @@ void Scheduler::fail_fiber(const char* message) {
 void Scheduler::use_after_free(Op op, const void* addr, SrcLoc loc) {
   char line[640];
   Fiber* f = current_;
-  const int n = std::snprintf(line, sizeof line, "use after free: %s on a destroyed pool object at %s:%u",
-                              op_name(op), loc.file, loc.line);
+  const int n = std::snprintf(line, sizeof line, "use after free: %s on a destroyed pool object at %s:%u", op_name(op),
+                              loc.file, loc.line);
   if (f != nullptr && n > 0 && static_cast<std::size_t>(n) < sizeof line) {
     std::snprintf(line + n, sizeof line - n, " (%s, whose last pool operation was at %s:%u)", f->name.c_str(),
                   f->pool_loc.file, f->pool_loc.line);
@@ -100,8 +101,8 @@ std::string Scheduler::livelock_message() const {
   }
   const std::string steps = std::to_string(steps_) + " scheduling points";
   if (blocked > 0 && runnable == 0) {
-    return "lost wake-up: " + std::to_string(blocked) + " fiber(s) blocked for good while " +
-           std::to_string(polling) + " poll in virtual time (" + steps + " without finishing)";
+    return "lost wake-up: " + std::to_string(blocked) + " fiber(s) blocked for good while " + std::to_string(polling) +
+           " poll in virtual time (" + steps + " without finishing)";
   }
   return "livelock: " + steps + " without finishing";
 }
@@ -116,7 +117,8 @@ std::string Scheduler::stall_message(int alive) const {
     return "deadlock: " + stuck + "; the run built no pool, so its threads wait on each other for good";
   }
   if (last_stall_ != core::PoolStall::Idle) return "lost wake-up: " + stuck;
-  return "nothing to wake for: " + stuck + "; no job is queued and no sleeping worker's latch is set, so what they "
+  return "nothing to wake for: " + stuck +
+         "; no job is queued and no sleeping worker's latch is set, so what they "
          "wait for never came (a lost job, or a panic that set no latch)";
 }
 
@@ -131,7 +133,9 @@ std::vector<RecordedEvent> Scheduler::events_in_order() const {
 // Why the blocked workers sleep (explain.hpp), for a stall's verdict.
 std::vector<std::string> Scheduler::explain() const {
   StallContext ctx;
-  ctx.fiber_name = [this](std::uint32_t id) { return id < fibers_.size() ? fibers_[id]->name : "fiber#" + std::to_string(id); };
+  ctx.fiber_name = [this](std::uint32_t id) {
+    return id < fibers_.size() ? fibers_[id]->name : "fiber#" + std::to_string(id);
+  };
   ctx.blocked = [this](std::uint32_t id) {
     if (id >= fibers_.size()) return false;
     const FiberState s = fibers_[id]->state;
@@ -146,9 +150,7 @@ std::vector<std::string> Scheduler::explain() const {
   return explain_stall(events_in_order(), ctx);
 }
 
-int Scheduler::unfinished() const {
-  return static_cast<int>(live_.size());
-}
+int Scheduler::unfinished() const { return static_cast<int>(live_.size()); }
 
 std::string Scheduler::state_dump() {
   Fiber* saved = current_;
@@ -157,8 +159,8 @@ std::string Scheduler::state_dump() {
   char line[512];
   for (auto& f : fibers_) {
     if (f->state == FiberState::Done) continue;
-    std::snprintf(line, sizeof line, "  %s: %s at %s:%u (%s)\n", f->name.c_str(), fiber_state_name(f->state), f->loc.file,
-                  f->loc.line, op_name(f->last_op));
+    std::snprintf(line, sizeof line, "  %s: %s at %s:%u (%s)\n", f->name.c_str(), fiber_state_name(f->state),
+                  f->loc.file, f->loc.line, op_name(f->last_op));
     out += line;
   }
   const core::PoolDump pools = core::LiveState::get().dump_pools();

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # The C++ memory model end to end: a sweep finds deque_pop_no_fence
 # (the owner's pop without its fence) as a data race on a job, the shrunk
 # reproducer replays to the same trace hash, and the trace shows the stale

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # A crash of the pool under test is a finding in the simulator (issue #18
 # point 1): a sweep over a mutant that crashes the pool prints a FAILED line
 # with the signal, counts the seed, writes the reproducer and the JSON report,

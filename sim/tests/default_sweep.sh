@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # With no --seed or --seeds, `sim` sweeps seeds from 0 until
 # the first failure or 60 s. Asserted on seeds, not time: latch_set_no_wake in
 # the join scenario is found at seed 6 (the default strategy, portfolio), its

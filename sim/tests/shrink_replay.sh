@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # A shrunk reproducer records what its own run showed: replaying it gives the
 # recorded verdict and trace hash (a stale hash would make replay exit 3).
 # Usage: shrink_replay.sh WSSTRESS

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // A lost wake-up, explained: for every mutant of the catalog that
 // the simulator catches as a hang of sleeping or blocked workers, the first
 // failing seed's explanation names the gate and the waker that missed and the
@@ -9,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "wsstress/explain/explain.hpp"
-#include "wsstress/sim/engine.hpp"
 #include "wsstress/core/catalog.hpp"
 #include "wsstress/core/scenario.hpp"
+#include "wsstress/explain/explain.hpp"
+#include "wsstress/sim/engine.hpp"
 
 namespace {
 using namespace wsstress;
@@ -63,19 +64,29 @@ TEST_P(Explains, TheGateTheWakerAndTheRule) {
 INSTANTIATE_TEST_SUITE_P(
     HangMutants, Explains,
     ::testing::Values(
-        ExplainCase{"late_is_blocked_lock", "join", 2,
+        ExplainCase{"late_is_blocked_lock",
+                    "join",
+                    2,
                     {"passed gate 4", "found is_blocked false: the sleeper had not blocked yet", "§2 gate 2"}},
-        ExplainCase{"latch_set_no_wake", "join", 2,
+        ExplainCase{"latch_set_no_wake",
+                    "join",
+                    2,
                     {"its swap read SLEEPING (made so at gate 3", "tried no wake-up", "sleep/README.md §3"}},
-        ExplainCase{"terminate_no_wake", "terminate", 2,
-                    {"set the terminate latch", "tried no wake-up", "sleep/README.md §6"}},
-        ExplainCase{"gate5_ignores_broadcasts", "broadcast", 2,
+        ExplainCase{
+            "terminate_no_wake", "terminate", 2, {"set the terminate latch", "tried no wake-up", "sleep/README.md §6"}},
+        ExplainCase{"gate5_ignores_broadcasts",
+                    "broadcast",
+                    2,
                     {"broadcast queue) and", "gate 5 found no job", "sleep/README.md §6"}},
         ExplainCase{"no_gate5", "inject", 2, {"gate 5 found", "passed gate 5"}},
         ExplainCase{"no_gate5_narrow_jec", "inject", 2, {"gate 5 found", "passed gate 5"}},
-        ExplainCase{"internal_push_no_jec", "rendezvous", 2,
+        ExplainCase{"internal_push_no_jec",
+                    "rendezvous",
+                    2,
                     {"pushed a job and woke nobody", "gate 4 found the JEC it remembered", "sleep/README.md §5"}},
-        ExplainCase{"spawn_no_terminate_count", "terminate", 2,
+        ExplainCase{"spawn_no_terminate_count",
+                    "terminate",
+                    2,
                     {"has exited", "job(s) still queued in it", "sleep/README.md §6: spawn takes a terminate count"}},
         ExplainCase{"cross_is_cold", "cross", 1, {"is blocked outside sleep()", "sleep/README.md §8"}},
         ExplainCase{"self_install_blocks", "cross", 2, {"is blocked outside sleep()", "sleep/README.md §8"}}),
@@ -106,7 +117,7 @@ TEST(Explains, IdleSleepersAreNotBlamedOnAWaker) {
 using pool::Event;
 using pool::EventKind;
 explain::RecordedEvent ev(std::uint64_t step, std::uint32_t fiber, EventKind k, std::uint32_t worker,
-                      std::uint64_t a = 0, std::uint64_t b = 0) {
+                          std::uint64_t a = 0, std::uint64_t b = 0) {
   static int registry_object;
   return explain::RecordedEvent{step, fiber, Event{k, &registry_object, worker, a, b}, pool::SrcLoc{"x.hpp", 1}};
 }
@@ -123,13 +134,14 @@ explain::StallContext all_blocked() {
 // Worker w's way to sleep, hand-written: started at step `start`, idle on
 // `latch`, announced (remembering JEC 6), past gates 1-4 by step start + 6,
 // registered and past gate 5 at step `sleeping`.
-std::vector<explain::RecordedEvent> asleep(std::uint32_t w, std::uint32_t fiber, std::uint64_t latch, std::uint64_t start,
-                                       std::uint64_t sleeping) {
-  return {ev(start, fiber, EventKind::ThreadStart, w, latch),         ev(start + 1, fiber, EventKind::ThreadIdle, w, latch),
-          ev(start + 2, fiber, EventKind::ThreadSleepy, w, 6),         ev(start + 3, fiber, EventKind::ThreadSleepGate, w, 1),
-          ev(start + 4, fiber, EventKind::ThreadSleepGate, w, 2),      ev(start + 5, fiber, EventKind::ThreadSleepGate, w, 3),
-          ev(start + 6, fiber, EventKind::ThreadSleepGate, w, 4),      ev(sleeping, fiber, EventKind::ThreadSleeping, w, latch),
-          ev(sleeping, fiber, EventKind::ThreadSleepGate, w, 5)};
+std::vector<explain::RecordedEvent> asleep(std::uint32_t w, std::uint32_t fiber, std::uint64_t latch,
+                                           std::uint64_t start, std::uint64_t sleeping) {
+  return {
+      ev(start, fiber, EventKind::ThreadStart, w, latch),     ev(start + 1, fiber, EventKind::ThreadIdle, w, latch),
+      ev(start + 2, fiber, EventKind::ThreadSleepy, w, 6),    ev(start + 3, fiber, EventKind::ThreadSleepGate, w, 1),
+      ev(start + 4, fiber, EventKind::ThreadSleepGate, w, 2), ev(start + 5, fiber, EventKind::ThreadSleepGate, w, 3),
+      ev(start + 6, fiber, EventKind::ThreadSleepGate, w, 4), ev(sleeping, fiber, EventKind::ThreadSleeping, w, latch),
+      ev(sleeping, fiber, EventKind::ThreadSleepGate, w, 5)};
 }
 
 // The explainer on a hand-written event record (checking the checker): a
@@ -144,7 +156,8 @@ TEST(Explains, AWakeRuleThatCountsSleepersAsIdleIsItsOwnLoss) {
   events.push_back(ev(21, 0, EventKind::JobThreadCounts, Event::kNoWorker, 2, 2));
   explain::StallContext ctx = all_blocked();
   const std::string why = joined(explain::explain_stall(events, ctx));
-  EXPECT_NE(why.find("injected 1 job(s) from outside the pool; read 2 sleeping, 2 idle; woke nobody"), std::string::npos)
+  EXPECT_NE(why.find("injected 1 job(s) from outside the pool; read 2 sleeping, 2 idle; woke nobody"),
+            std::string::npos)
       << why;
   EXPECT_NE(why.find("lost at step 20"), std::string::npos) << why;
   EXPECT_NE(why.find("sleep/README.md §7"), std::string::npos) << why;
@@ -154,9 +167,9 @@ TEST(Explains, AWakeRuleThatCountsSleepersAsIdleIsItsOwnLoss) {
   EXPECT_EQ(taken.find("§7"), std::string::npos) << taken;
   // A worker that only woke up (no ThreadTerminate) has not exited: a job
   // queued in its pool is no abandoned work.
-  const std::vector<explain::RecordedEvent> awake = {
-      ev(1, fiber, EventKind::ThreadStart, w, 0x500), ev(2, 0, EventKind::JobsInjected, Event::kNoWorker, 1),
-      ev(3, fiber, EventKind::ThreadFoundWork, w)};
+  const std::vector<explain::RecordedEvent> awake = {ev(1, fiber, EventKind::ThreadStart, w, 0x500),
+                                                     ev(2, 0, EventKind::JobsInjected, Event::kNoWorker, 1),
+                                                     ev(3, fiber, EventKind::ThreadFoundWork, w)};
   ctx.blocked = [](std::uint32_t) { return false; };
   EXPECT_TRUE(explain::explain_stall(awake, ctx).empty()) << joined(explain::explain_stall(awake, ctx));
 }
@@ -198,28 +211,39 @@ TEST(Explains, ASleeperMissingFromTheCountIsGate4s) {
 TEST(Explains, AnInjectionGate5MissedIsTheFencesOrTheRollover) {
   const std::uint32_t w = 1, fiber = 2;
   explain::StallContext ctx = all_blocked();
-  const std::vector<explain::RecordedEvent> fences = {
-      ev(5, 0, EventKind::JobsInjected, Event::kNoWorker, 1), ev(6, 0, EventKind::JobThreadCounts, Event::kNoWorker, 1, 0),
-      ev(9, fiber, EventKind::ThreadStart, w, 0x500),        ev(10, fiber, EventKind::ThreadIdle, w, 0x500),
-      ev(11, fiber, EventKind::ThreadSleepy, w, 0),          ev(12, fiber, EventKind::ThreadSleepGate, w, 1),
-      ev(13, fiber, EventKind::ThreadSleepGate, w, 2),       ev(14, fiber, EventKind::ThreadSleepGate, w, 3),
-      ev(15, fiber, EventKind::ThreadSleepGate, w, 4),       ev(16, fiber, EventKind::ThreadSleeping, w, 0x500),
-      ev(17, fiber, EventKind::ThreadSleepGate, w, 5)};
+  const std::vector<explain::RecordedEvent> fences = {ev(5, 0, EventKind::JobsInjected, Event::kNoWorker, 1),
+                                                      ev(6, 0, EventKind::JobThreadCounts, Event::kNoWorker, 1, 0),
+                                                      ev(9, fiber, EventKind::ThreadStart, w, 0x500),
+                                                      ev(10, fiber, EventKind::ThreadIdle, w, 0x500),
+                                                      ev(11, fiber, EventKind::ThreadSleepy, w, 0),
+                                                      ev(12, fiber, EventKind::ThreadSleepGate, w, 1),
+                                                      ev(13, fiber, EventKind::ThreadSleepGate, w, 2),
+                                                      ev(14, fiber, EventKind::ThreadSleepGate, w, 3),
+                                                      ev(15, fiber, EventKind::ThreadSleepGate, w, 4),
+                                                      ev(16, fiber, EventKind::ThreadSleeping, w, 0x500),
+                                                      ev(17, fiber, EventKind::ThreadSleepGate, w, 5)};
   const std::string why = joined(explain::explain_stall(fences, ctx));
-  EXPECT_NE(why.find("step 5  fiber0: injected 1 job(s) from outside the pool; read 0 sleeping, 1 idle"), std::string::npos)
-      << why;
-  EXPECT_NE(why.find("lost between step 5 (fiber0 injected a job) and step 17 (fiber2's gate 5 found the injector empty"),
+  EXPECT_NE(why.find("step 5  fiber0: injected 1 job(s) from outside the pool; read 0 sleeping, 1 idle"),
             std::string::npos)
+      << why;
+  EXPECT_NE(
+      why.find("lost between step 5 (fiber0 injected a job) and step 17 (fiber2's gate 5 found the injector empty"),
+      std::string::npos)
       << why;
   EXPECT_NE(why.find("sleep/README.md §4: gate 5 must look at the injector itself"), std::string::npos) << why;
   EXPECT_NE(why.find("the publisher's SeqCst fence"), std::string::npos) << why;
-  const std::vector<explain::RecordedEvent> rollover = {
-      ev(9, fiber, EventKind::ThreadStart, w, 0x500),  ev(10, fiber, EventKind::ThreadIdle, w, 0x500),
-      ev(11, fiber, EventKind::ThreadSleepy, w, 0),    ev(12, fiber, EventKind::ThreadSleepGate, w, 1),
-      ev(13, fiber, EventKind::ThreadSleepGate, w, 2), ev(14, fiber, EventKind::ThreadSleepGate, w, 3),
-      ev(15, 0, EventKind::JobsInjected, Event::kNoWorker, 1), ev(16, 0, EventKind::JobThreadCounts, Event::kNoWorker, 1, 0),
-      ev(17, 3, EventKind::ThreadSleepy, 0, 0),        ev(18, fiber, EventKind::ThreadSleepGate, w, 4),
-      ev(19, fiber, EventKind::ThreadSleeping, w, 0x500), ev(20, fiber, EventKind::ThreadSleepGate, w, 5)};
+  const std::vector<explain::RecordedEvent> rollover = {ev(9, fiber, EventKind::ThreadStart, w, 0x500),
+                                                        ev(10, fiber, EventKind::ThreadIdle, w, 0x500),
+                                                        ev(11, fiber, EventKind::ThreadSleepy, w, 0),
+                                                        ev(12, fiber, EventKind::ThreadSleepGate, w, 1),
+                                                        ev(13, fiber, EventKind::ThreadSleepGate, w, 2),
+                                                        ev(14, fiber, EventKind::ThreadSleepGate, w, 3),
+                                                        ev(15, 0, EventKind::JobsInjected, Event::kNoWorker, 1),
+                                                        ev(16, 0, EventKind::JobThreadCounts, Event::kNoWorker, 1, 0),
+                                                        ev(17, 3, EventKind::ThreadSleepy, 0, 0),
+                                                        ev(18, fiber, EventKind::ThreadSleepGate, w, 4),
+                                                        ev(19, fiber, EventKind::ThreadSleeping, w, 0x500),
+                                                        ev(20, fiber, EventKind::ThreadSleepGate, w, 5)};
   const std::string rolled = joined(explain::explain_stall(rollover, ctx));
   EXPECT_NE(rolled.find("lost between step 15 (fiber0 injected a job) and step 20"), std::string::npos) << rolled;
   EXPECT_NE(rolled.find("gate 4 alone is not enough: fiber3's announce at step 17 turned the JEC sleepy again"),
@@ -235,10 +259,10 @@ TEST(Explains, AnInjectionGate5MissedIsTheFencesOrTheRollover) {
 // not "nothing should have woken it".
 std::vector<explain::RecordedEvent> asleep_on(std::uint64_t latch) {
   const std::uint32_t w = 1, fiber = 2;
-  return {ev(1, fiber, EventKind::ThreadStart, w, 0x500),  ev(2, fiber, EventKind::ThreadIdle, w, latch),
-          ev(3, fiber, EventKind::ThreadSleepy, w, 6),     ev(4, fiber, EventKind::ThreadSleepGate, w, 1),
-          ev(5, fiber, EventKind::ThreadSleepGate, w, 2),  ev(6, fiber, EventKind::ThreadSleepGate, w, 3),
-          ev(7, fiber, EventKind::ThreadSleepGate, w, 4),  ev(10, fiber, EventKind::ThreadSleeping, w, latch),
+  return {ev(1, fiber, EventKind::ThreadStart, w, 0x500), ev(2, fiber, EventKind::ThreadIdle, w, latch),
+          ev(3, fiber, EventKind::ThreadSleepy, w, 6),    ev(4, fiber, EventKind::ThreadSleepGate, w, 1),
+          ev(5, fiber, EventKind::ThreadSleepGate, w, 2), ev(6, fiber, EventKind::ThreadSleepGate, w, 3),
+          ev(7, fiber, EventKind::ThreadSleepGate, w, 4), ev(10, fiber, EventKind::ThreadSleeping, w, latch),
           ev(10, fiber, EventKind::ThreadSleepGate, w, 5)};
 }
 
@@ -263,9 +287,10 @@ TEST(Explains, AWakeUpSentToTheWrongWorkerIsNamed) {
   inject.push_back(ev(21, 0, EventKind::JobThreadCounts, Event::kNoWorker, 1, 1));
   inject.push_back(ev(22, 0, EventKind::ThreadNotifyMissed, 0));
   const std::string wake = joined(explain::explain_stall(inject, ctx));
-  EXPECT_NE(wake.find("lost at step 20: fiber0 injected 1 job(s) from outside the pool, read 1 sleeping, tried worker 0 "
-                      "(is_blocked false) and stopped before fiber2 (worker 1)"),
-            std::string::npos)
+  EXPECT_NE(
+      wake.find("lost at step 20: fiber0 injected 1 job(s) from outside the pool, read 1 sleeping, tried worker 0 "
+                "(is_blocked false) and stopped before fiber2 (worker 1)"),
+      std::string::npos)
       << wake;
   EXPECT_NE(wake.find("sleep/README.md §7: wake_any_threads tries workers from index 0 up"), std::string::npos) << wake;
   // Had it gone on to worker 1 and woken it, the record is no such loss.
@@ -283,8 +308,8 @@ TEST(Explains, AWakeUpSentToTheWrongWorkerIsNamed) {
 TEST(Explains, ASetThatWasUndoneIsNamed) {
   const std::uint32_t w = 1, fiber = 2;
   std::vector<explain::RecordedEvent> events = {
-      ev(1, fiber, EventKind::ThreadStart, w, 0x500),    ev(2, fiber, EventKind::ThreadIdle, w, 0x600),
-      ev(5, 3, EventKind::LatchSet, w, 0x600, 1),       ev(6, 3, EventKind::ThreadNotify, w),
+      ev(1, fiber, EventKind::ThreadStart, w, 0x500), ev(2, fiber, EventKind::ThreadIdle, w, 0x600),
+      ev(5, 3, EventKind::LatchSet, w, 0x600, 1), ev(6, 3, EventKind::ThreadNotify, w),
       ev(7, fiber, EventKind::ThreadAwoken, w, 0x600)};
   for (const explain::RecordedEvent& e : asleep_on(0x600)) {
     if (e.event.kind != EventKind::ThreadStart && e.event.kind != EventKind::ThreadIdle) {
@@ -333,10 +358,12 @@ TEST(Explains, ABroadcastThatWokeNotEveryWorkerIsNamed) {
 // per worker): both workers of a pool exit while worker 1's broadcast job is
 // still queued, and nobody sleeps; the verdict names the abandoned job (§6).
 TEST(Explains, WorkLeftInABroadcastQueueIsAbandonedWork) {
-  std::vector<explain::RecordedEvent> events = {
-      ev(1, 1, EventKind::ThreadStart, 0, 0x500), ev(2, 2, EventKind::ThreadStart, 1, 0x510),
-      ev(3, 0, EventKind::JobBroadcast, Event::kNoWorker, 2), ev(4, 1, EventKind::BroadcastJobTaken, 0),
-      ev(5, 1, EventKind::ThreadTerminate, 0),    ev(6, 2, EventKind::ThreadTerminate, 1)};
+  std::vector<explain::RecordedEvent> events = {ev(1, 1, EventKind::ThreadStart, 0, 0x500),
+                                                ev(2, 2, EventKind::ThreadStart, 1, 0x510),
+                                                ev(3, 0, EventKind::JobBroadcast, Event::kNoWorker, 2),
+                                                ev(4, 1, EventKind::BroadcastJobTaken, 0),
+                                                ev(5, 1, EventKind::ThreadTerminate, 0),
+                                                ev(6, 2, EventKind::ThreadTerminate, 1)};
   explain::StallContext ctx = all_blocked();
   ctx.blocked = [](std::uint32_t) { return false; };
   const std::string why = joined(explain::explain_stall(events, ctx));

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The external programs (scenarios/external*.hpp): per
 // family, on fixed seeds and a fixed strategy, each buggy program fails with
 // the kind of failure its table row names, and its fixed twin passes the same
@@ -10,10 +11,10 @@
 #include <iterator>
 #include <string>
 
-#include "wsstress/sim/engine.hpp"
-#include "wsstress/sim/strategies.hpp"
 #include "wsstress/core/scenario.hpp"
 #include "wsstress/core/scenarios.hpp"
+#include "wsstress/sim/engine.hpp"
+#include "wsstress/sim/strategies.hpp"
 
 namespace {
 using namespace wsstress;
@@ -21,7 +22,7 @@ using namespace wsstress;
 constexpr std::uint64_t kSeeds = 300;  // the sweep: seeds 0..299, one program each
 
 struct Sweep {
-  std::uint64_t runs = 0;       // seeds run, the failing one included
+  std::uint64_t runs = 0;        // seeds run, the failing one included
   std::string verdict = "pass";  // the first failure's kind, or pass
   std::string message;
 };
@@ -103,9 +104,7 @@ TEST(External, WorkStealQueuesFailAndTheirTwinsPass) {
 // but `array` from after it. POS finds it (measured: 4 of seeds 0..1999, the
 // first 218); the random walk and PCT, none of those 2000 (the scoreboard in
 // the README says why).
-TEST(External, ChaseLevDequeFailsUnderCppAndItsTwinPasses) {
-  expect_found_and_twin_passes("ext_chase_lev", "pos");
-}
+TEST(External, ChaseLevDequeFailsUnderCppAndItsTwinPasses) { expect_found_and_twin_passes("ext_chase_lev", "pos"); }
 
 // The GoKer kernels: each deadlock is the simulator's hang verdict.
 TEST(External, GoKerKernelsHangAndTheirTwinsPass) {
@@ -119,8 +118,6 @@ TEST(External, GoKerKernelsHangAndTheirTwinsPass) {
 // sync.Cond keeps no memory of a signal nobody waited for, so that goroutine
 // and serviceLoop wait for good. Its twin (a channel instead of the Cond)
 // passes the same sweep.
-TEST(External, CondLostSignalHangsAndItsTwinPasses) {
-  expect_found_and_twin_passes("ext_kubernetes11298", "random");
-}
+TEST(External, CondLostSignalHangsAndItsTwinPasses) { expect_found_and_twin_passes("ext_kubernetes11298", "random"); }
 
 }  // namespace

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The litmus programs (pool/tests/litmus/litmus.hpp) in the simulator, over
 // the same SimPlatform the pool runs on: each runs under DFS in each memory
 // model (SC, x86-TSO, the C++ model of --memory cpp), and each test asserts
@@ -145,18 +146,14 @@ TEST(SimLitmus, LbReleaseAcquire) { check<lit::LbRelAcq>(but(2, "11"), but(2, "1
 // TSO is multi-copy atomic; C++ is not below SeqCst.
 TEST(SimLitmus, IriwRelaxed) { check<lit::IriwRelaxed>(but(4, "1010"), but(4, "1010"), all(4), kIriwBound); }
 TEST(SimLitmus, IriwReleaseAcquire) { check<lit::IriwAcquire>(but(4, "1010"), but(4, "1010"), all(4), kIriwBound); }
-TEST(SimLitmus, IriwSeqCst) {
-  check<lit::IriwSeqCst>(but(4, "1010"), but(4, "1010"), but(4, "1010"), kIriwBound);
-}
+TEST(SimLitmus, IriwSeqCst) { check<lit::IriwSeqCst>(but(4, "1010"), but(4, "1010"), but(4, "1010"), kIriwBound); }
 // SeqCst fences between the reads: forbidden by C++20 (the fences are ordered in S).
 TEST(SimLitmus, IriwFences) { check<lit::IriwFence>(but(4, "1010"), but(4, "1010"), but(4, "1010"), kIriwBound); }
 
 // ---- WRC: r0 (T1's x) r1 (T2's y) r2 (T2's x); "110" breaks causality ----
 TEST(SimLitmus, WrcRelaxed) { check<lit::WrcRelaxed>(but(3, "110"), but(3, "110"), all(3), kThreeBound); }
 // Through a release/acquire pair T1's read of x happens before T2's (read-read coherence).
-TEST(SimLitmus, WrcReleaseAcquire) {
-  check<lit::WrcRelAcq>(but(3, "110"), but(3, "110"), but(3, "110"), kThreeBound);
-}
+TEST(SimLitmus, WrcReleaseAcquire) { check<lit::WrcRelAcq>(but(3, "110"), but(3, "110"), but(3, "110"), kThreeBound); }
 
 // ---- RWC: r0 r1 (T1: x, y) r2 (T2: x after y=1); "100" ----
 TEST(SimLitmus, RwcRelaxed) { check<lit::RwcRelaxed>(but(3, "100"), all(3), all(3), kThreeBound); }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The simulator: one seed is one interleaving (the same trace hash twice, for
 // every scenario and both memory models), every strategy runs the clean pool,
 // TSO store buffers really delay stores, DFS covers a small space exhaustively,
@@ -10,9 +11,9 @@
 #include <memory>
 #include <new>
 
-#include "wsstress/sim/engine.hpp"
 #include "wsstress/core/catalog.hpp"
 #include "wsstress/core/scenario.hpp"
+#include "wsstress/sim/engine.hpp"
 
 namespace {
 using namespace wsstress;
@@ -83,8 +84,8 @@ TEST(Strategies, RandomAndPctPassTheCleanPool) {
       c.seed = seed;
       c.strategy = st;
       sim::SimResult r = run(small("mixed"), c);
-      ASSERT_EQ(r.verdict.kind, core::VerdictKind::Pass) << sim::strategy_name(st) << " seed " << seed << ": "
-                                                           << r.verdict.message;
+      ASSERT_EQ(r.verdict.kind, core::VerdictKind::Pass)
+          << sim::strategy_name(st) << " seed " << seed << ": " << r.verdict.message;
     }
   }
 }
@@ -275,8 +276,8 @@ void expect_use_after_free(const sim::SimResult& r, const char* op) {
 }
 
 TEST(Detection, AnOperationOnADestroyedObjectIsAUseAfterFree) {
-  expect_use_after_free(use_after_destroy<sim::SimAtomic<int>>([](auto& a) { (void)a.load(std::memory_order_relaxed); }),
-                        "load");
+  expect_use_after_free(
+      use_after_destroy<sim::SimAtomic<int>>([](auto& a) { (void)a.load(std::memory_order_relaxed); }), "load");
   expect_use_after_free(use_after_destroy<sim::SimAtomic<int>>([](auto& a) { a.store(1, std::memory_order_seq_cst); }),
                         "store");
   expect_use_after_free(
@@ -310,8 +311,8 @@ TEST(Detection, AnObjectFreedAtItsSchedulingPointIsAUseAfterFree) {
         });
       },
       SimConfig{}, 10'000, 0);
-  ASSERT_TRUE(report.failure.has_value()) << "no interleaving freed the condvar at its point (" << report.executions
-                                          << " executions)";
+  ASSERT_TRUE(report.failure.has_value())
+      << "no interleaving freed the condvar at its point (" << report.executions << " executions)";
   expect_use_after_free(*report.failure, "notify");
 }
 

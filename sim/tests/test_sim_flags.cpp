@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The simulator's strategy registry and its flag table: every
 // strategy file registered itself (none dropped by the static archive), in
 // rank order whatever order they registered in, and the registry refuses a
@@ -25,7 +26,8 @@ sim::SimConfig resolved(std::uint64_t seed) {
 }
 
 TEST(StrategyRegistry, EveryStrategyFileRegisteredInRankOrder) {
-  EXPECT_EQ(sim::strategy_names(), (std::vector<std::string>{"portfolio", "random", "pct", "pos", "surw", "surw-sleep", "dfs", "sleep-first"}));
+  EXPECT_EQ(sim::strategy_names(), (std::vector<std::string>{"portfolio", "random", "pct", "pos", "surw", "surw-sleep",
+                                                             "dfs", "sleep-first"}));
   for (const sim::StrategyEntry* e : sim::all_strategies()) {
     EXPECT_EQ(sim::parse_strategy(e->kind.name()), e->kind);
     EXPECT_TRUE(e->make != nullptr || e->resolve != nullptr) << e->kind.name();
@@ -63,11 +65,12 @@ TEST(StrategyRegistry, ThePortfolioGivesEachSeedItsMemberByTheTable) {
   std::map<std::string, int> count;
   for (std::uint64_t seed = 0; seed < 20; ++seed) {
     const sim::SimConfig c = resolved(seed);
-    ++count[std::string(sim::strategy_name(c.strategy)) + (c.strategy == StrategyKind::PCT ? "@" + std::to_string(c.pct_depth) : "")];
+    ++count[std::string(sim::strategy_name(c.strategy)) +
+            (c.strategy == StrategyKind::PCT ? "@" + std::to_string(c.pct_depth) : "")];
     EXPECT_EQ(resolved(seed + 20).strategy, c.strategy) << seed;  // the cycle repeats
   }
-  EXPECT_EQ(count, (std::map<std::string, int>{{"pos", 5}, {"surw-sleep", 5}, {"sleep-first", 4},
-                                                {"pct@2", 2}, {"pct@3", 2}, {"pct@5", 2}}));
+  EXPECT_EQ(count, (std::map<std::string, int>{
+                       {"pos", 5}, {"surw-sleep", 5}, {"sleep-first", 4}, {"pct@2", 2}, {"pct@3", 2}, {"pct@5", 2}}));
 }
 
 // The member seed `seed` runs under the portfolio spec `spec`.
@@ -129,7 +132,7 @@ TEST(StrategyRegistry, ABadPortfolioSpecIsRefusedInOneLine) {
     EXPECT_EQ(e.rfind("bad portfolio '", 0), 0u) << e;
   }
   EXPECT_EQ(sim::strategy_error("bfs").rfind("unknown strategy 'bfs' (strategies: portfolio, ", 0), 0u);
-  EXPECT_FALSE(sim::parse_strategy("pct:pos=1"));  // only the portfolio takes a spec
+  EXPECT_FALSE(sim::parse_strategy("pct:pos=1"));                 // only the portfolio takes a spec
   ASSERT_TRUE(sim::parse_strategy("portfolio:pct@2=1,pct@3=1"));  // one strategy at two depths: two members
 }
 
@@ -152,7 +155,8 @@ TEST(SimFlags, ASpecIsSpelledWithWhatDiffersFromTheCommandsDefaults) {
 TEST(SimFlags, EveryRowSetsWhatItSpells) {
   for (const sim::SimFlag& f : sim::sim_flags()) {
     sim::SimCampaignSpec c = sim::sim_command_defaults();
-    const std::string value = f.flag.words != nullptr ? f.flag.words().back() : std::to_string(static_cast<std::uint64_t>(f.flag.lo) + 1);
+    const std::string value =
+        f.flag.words != nullptr ? f.flag.words().back() : std::to_string(static_cast<std::uint64_t>(f.flag.lo) + 1);
     ASSERT_EQ(core::check_flag_value(f.flag, core::kSimCommand, value), "") << f.flag.long_name();
     f.set(c, value);
     EXPECT_EQ(f.get(c), value) << f.flag.long_name();

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Each strategy checked against the case its paper says it wins,
 // measured over fixed seeds so the shares are the same every run.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // run_campaign: seeds one after the other on real threads, a watchdog thread
 // that turns "no progress for timeout seconds" into a hang verdict with a state
 // dump, an invariant handler that does the same for broken pool invariants,
@@ -17,8 +18,8 @@
 #include <stdexcept>
 #include <thread>
 
-#include "wsstress/threads/noise.hpp"
 #include "wsstress/core/run_flags.hpp"
+#include "wsstress/threads/noise.hpp"
 #include "wsstress/threads/runner.hpp"
 
 #include "wsstress/pool/platform/sanitizers.hpp"
@@ -257,8 +258,8 @@ CampaignReport sweep_seeds(const CampaignSpec& spec, const CampaignHooks& hooks)
   const SweepPlan plan{spec.seeds, spec.shard, spec.max_seconds, spec.stop_on_failure};
   reset_parallelism_counts();
   ParallelismSampler sampler;
-  const SweepOutcome swept =
-      sweep(plan, [&](std::uint64_t seed) { return machinery.run_seed(run, seed); }, hooks.progress);
+  const SweepOutcome swept = sweep(
+      plan, [&](std::uint64_t seed) { return machinery.run_seed(run, seed); }, hooks.progress);
   const ParallelismFigure parallelism = sampler.finish();
   std::lock_guard<std::mutex> g(active.m);
   active.report.budget_exhausted = swept.budget_exhausted;
@@ -310,8 +311,8 @@ CampaignReport ResidentCampaign::run(const RunSpec& spec, std::uint64_t seed) {
 
 CampaignReport run_campaign(const CampaignSpec& spec, const CampaignHooks& hooks) {
   CampaignReport report = campaign_detail::sweep_seeds(spec, hooks);
-  const bool compare = spec.control && spec.run.mutant != "none" && report.failures.empty() &&
-                       report.stopped_by_signal == 0;
+  const bool compare =
+      spec.control && spec.run.mutant != "none" && report.failures.empty() && report.stopped_by_signal == 0;
   if (!compare) return report;
   // The control: the clean pool, the same seeds and shape, the same budget.
   CampaignSpec clean = spec;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // NoisyPlatform's hooks: noise at race windows, the worker table, progress and
 // invariant failures. See noise.hpp.
 #include "wsstress/threads/noise.hpp"
@@ -88,7 +89,6 @@ bool Noise::spurious() noexcept {
   const unsigned in = level == 1 ? 16 : level == 2 ? 8 : 4;
   return t_noise.next_spurious() % in == 0;
 }
-
 
 void set_invariant_handler(InvariantHandler handler) noexcept {
   g_invariant_handler.store(handler, std::memory_order_release);

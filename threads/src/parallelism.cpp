@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The real-thread parallelism figure: per-pool counts kept from the pool's
 // events, a sampler thread, and the test that compares a run with its control.
 // See parallelism.hpp.
@@ -82,8 +83,8 @@ void reset_parallelism_counts() noexcept {
 bool rate_above(const ParallelismFigure& run, const ParallelismFigure& control, double alpha, double* p) {
   if (p) *p = 1;
   if (run.samples == 0 || control.samples == 0) return false;
-  const double lambda =
-      static_cast<double>(run.samples) * static_cast<double>(control.windows + 1) / static_cast<double>(control.samples);
+  const double lambda = static_cast<double>(run.samples) * static_cast<double>(control.windows + 1) /
+                        static_cast<double>(control.samples);
   const std::uint64_t k = run.windows;
   if (static_cast<double>(k) <= lambda) return false;
   // P(X >= k) = 1 - sum_{i<k} e^-lambda lambda^i / i!, each term in log space.

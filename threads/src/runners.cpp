@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Name -> runner table (real threads) for the clean pool and every mutant of
 // pool/mutants.hpp. A mutant runs as RuntimeMutants (pool/mutant_list.hpp):
 // the mutants that share a static part share one instantiation of every
@@ -5,8 +6,8 @@
 // the ThreadSanitizer runner links this one alone.
 #include <map>
 
-#include "wsstress/pool/mutant_list.hpp"
 #include "wsstress/core/catalog.hpp"
+#include "wsstress/pool/mutant_list.hpp"
 #include "wsstress/threads/runner.hpp"
 
 namespace wsstress::threads {

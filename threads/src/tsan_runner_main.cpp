@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // wsstress-tsan: the scenarios on real threads, compiled with ThreadSanitizer:
 // the runner of `wsstress mutants check --engine tsan` (tsan_engine.cpp), and
 // the replay of its findings. It takes the options of `wsstress run` that shape
@@ -15,15 +16,15 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <algorithm>
 #include <string>
 #include <vector>
 
-#include "wsstress/threads/campaign.hpp"
 #include "wsstress/core/run_flags.hpp"
+#include "wsstress/threads/campaign.hpp"
 
 namespace {
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # With no --seed or --seeds, `run` sweeps seeds from 0 until
 # the first failure or 60 s (the JSON's plan says so); the clean pool's sweep,
 # given --max-seconds 1 here, ends by it rather than after one seed.

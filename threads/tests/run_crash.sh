@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # A crash of the pool is a finding on real threads too:
 # `wsstress run` over a mutant that aborts the process prints the FAILED line
 # with the signal, the replay command and the verdict, writes the JSON report,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The stress engine in-process: every scenario passes on the clean pool with
 // noise, the oracle turns a failed check into a bug verdict, shards split a
 // seed range exactly, and replay commands carry every knob.
@@ -13,12 +14,12 @@
 #include <stdexcept>
 #include <thread>
 
-#include "wsstress/threads/campaign.hpp"
 #include "wsstress/core/catalog.hpp"
-#include "wsstress/threads/parallelism.hpp"
 #include "wsstress/core/run_flags.hpp"
-#include "wsstress/threads/runner.hpp"
 #include "wsstress/core/scenarios.hpp"
+#include "wsstress/threads/campaign.hpp"
+#include "wsstress/threads/parallelism.hpp"
+#include "wsstress/threads/runner.hpp"
 
 namespace {
 using namespace wsstress::threads;
@@ -292,9 +293,10 @@ TEST(Campaign, ReplayCommandCarriesEveryKnob) {
 //, as the reports and the fuzz targets printed them.
 TEST(CommandLines, FuzzRunAndReplayLinesReadAsBefore) {
   using namespace wsstress::threads;
-  EXPECT_EQ(fuzz_command({.target = "schedule", .mutant = "no_gate5", .scenario = "inject", .fuzzer_seed = 1,
-                          .max_seconds = 30}),
-            "wsstress fuzz --target schedule --mutant no_gate5 --scenario inject --fuzzer-seed 1 --max-seconds 30");
+  EXPECT_EQ(
+      fuzz_command(
+          {.target = "schedule", .mutant = "no_gate5", .scenario = "inject", .fuzzer_seed = 1, .max_seconds = 30}),
+      "wsstress fuzz --target schedule --mutant no_gate5 --scenario inject --fuzzer-seed 1 --max-seconds 30");
   EXPECT_EQ(fuzz_command({.target = "program", .convert = "<this input>"}),
             "wsstress fuzz --target program --convert <this input>");
   EXPECT_EQ(program_run_command("crash-1", "cross_is_cold"),

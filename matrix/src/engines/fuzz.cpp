@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The fuzz engines (`--engine fuzz-program`, `--engine fuzz-schedule`; see
 // fuzz.hpp): one column per fuzz target, found beside the executable, run for
 // the budget from its seed corpus with libFuzzer's seed fixed so that a row
@@ -25,13 +26,13 @@
 #include <nlohmann/json.hpp>
 
 #include "wsstress/core/companion.hpp"
-#include "wsstress/matrix/engine.hpp"
 #include "wsstress/core/exit_code.hpp"
+#include "wsstress/core/run_flags.hpp"
 #include "wsstress/core/shown.hpp"
+#include "wsstress/core/sweep.hpp"
+#include "wsstress/matrix/engine.hpp"
 #include "wsstress/sim/engine.hpp"
 #include "wsstress/sim/fuzz_input.hpp"
-#include "wsstress/core/run_flags.hpp"
-#include "wsstress/core/sweep.hpp"
 
 #ifndef WSSTRESS_SOURCE_DIR
 #define WSSTRESS_SOURCE_DIR "."
@@ -61,7 +62,7 @@ void FuzzRun::read_line(const std::string& line) {
 }
 
 bool is_dir(const std::string& p) {
-  struct stat st{};
+  struct stat st {};
   return stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
@@ -278,8 +279,11 @@ Result<Converted> convert_here(const FuzzOptions& o, const std::string& crash) {
 // The conversion as the child answers it: JSON of its fields, or its error.
 std::string answer_text(const Result<Converted>& c) {
   if (!c) return nlohmann::json{{"error", c.error()}}.dump();
-  return nlohmann::json{{"failing", c->failing}, {"verdict", c->verdict}, {"message", c->message},
-                        {"program_text", c->program_text}, {"repro", c->repro}}
+  return nlohmann::json{{"failing", c->failing},
+                        {"verdict", c->verdict},
+                        {"message", c->message},
+                        {"program_text", c->program_text},
+                        {"repro", c->repro}}
       .dump();
 }
 
@@ -296,8 +300,10 @@ Result<Converted> convert_crash(const FuzzOptions& o, const std::string& crash) 
     const nlohmann::json j = nlohmann::json::parse(a.text, nullptr, false);
     if (j.is_discarded()) return fail("the conversion's child answered no JSON");
     if (j.contains("error")) return fail(j["error"].get<std::string>());
-    return Converted{.failing = j.value("failing", false), .verdict = j.value("verdict", ""),
-                     .message = j.value("message", ""), .program_text = j.value("program_text", ""),
+    return Converted{.failing = j.value("failing", false),
+                     .verdict = j.value("verdict", ""),
+                     .message = j.value("message", ""),
+                     .program_text = j.value("program_text", ""),
                      .repro = j.value("repro", "")};
   }
   Converted c;
@@ -328,7 +334,8 @@ EngineResult fuzz_row(const std::string& target, const MatrixSpec& spec, const M
   if (target == "schedule") o.scenario = pinned_scenario(m.scenario);
   const std::string bin = default_fuzz_bin(spec.self) + "/" + target + "_fuzzer";
   const std::string corpus = o.out_dir + "/corpus-" + target;
-  if (!is_exec(bin)) return engine_error(kUsage, "no fuzz target " + bin + " (build it: cmake --workflow --preset fuzz)");
+  if (!is_exec(bin))
+    return engine_error(kUsage, "no fuzz target " + bin + " (build it: cmake --workflow --preset fuzz)");
   for (const std::string& folder : {o.out_dir, corpus}) {
     if (mkdir(folder.c_str(), 0755) != 0) {
       return engine_error(kInternal, "cannot create " + folder + ": " + std::strerror(errno));
@@ -350,8 +357,11 @@ EngineResult fuzz_row(const std::string& target, const MatrixSpec& spec, const M
     row.message = c ? c->message : c.error();
     row.runs = run.finding_execs;
     row.at_seconds = run.secs;
-    row.replay = core::fuzz_command({.target = target, .mutant = o.mutant, .scenario = o.scenario,
-                                       .fuzzer_seed = o.seed, .max_seconds = o.time_s}) +
+    row.replay = core::fuzz_command({.target = target,
+                                     .mutant = o.mutant,
+                                     .scenario = o.scenario,
+                                     .fuzzer_seed = o.seed,
+                                     .max_seconds = o.time_s}) +
                  " (reproducer not kept)";
   } else if (run.killed) {
     row.outcome = "error (exit 4)";

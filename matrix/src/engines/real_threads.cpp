@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The `stress` column: real threads (`wsstress run`'s campaign with its hang
 // watchdog, on the noisy platform), called through its library API with what
 // `wsstress run` would set from the matrix's spec, its report turned into an
@@ -23,21 +24,16 @@ namespace real_threads_rows {
 using enum MutantId;
 using enum Expect;
 constexpr RealThreadsRow kRows[] = {
-    {none, Pass,
-     "must pass every seed"},
+    {none, Pass, "must pass every seed"},
     {no_gate5, Catch,
      "reachable through broadcasts: inject_broadcast bumps no JEC, so a broadcast job pushed before "
      "the sleeper takes its lock is seen by gate 5 only (the injector path needs a 32-bit JEC rollover)"},
-    {no_gate5_narrow_jec, Catch,
-     "reachable as no_gate5 is; the narrow JEC adds the rollover path"},
+    {no_gate5_narrow_jec, Catch, "reachable as no_gate5 is; the narrow JEC adds the rollover path"},
     {no_inject_fence, Cannot,
      "masked on x86 too: the push's CAS and the sleeper's CAS are locked instructions, full barriers"},
-    {no_sleep_fence, Cannot,
-     "masked on x86 too: the CAS that registers the sleeper is a full barrier"},
-    {late_is_blocked_lock, Catch,
-     "reachable with noise between registering and locking"},
-    {gate5_ignores_broadcasts, Catch,
-     "reachable: broadcast_sleep_race caught it upstream in ~5% of runs"},
+    {no_sleep_fence, Cannot, "masked on x86 too: the CAS that registers the sleeper is a full barrier"},
+    {late_is_blocked_lock, Catch, "reachable with noise between registering and locking"},
+    {gate5_ignores_broadcasts, Catch, "reachable: broadcast_sleep_race caught it upstream in ~5% of runs"},
     {cross_latch_no_keepalive, Maybe,
      "not reproduced on real threads so far (1,033 seeds in 20 s under ASan): the waiter must leave "
      "its sleep without the setter's wake-up while the setter sits between set and notify, and its pool must "
@@ -48,34 +44,24 @@ constexpr RealThreadsRow kRows[] = {
      "default build the setter locks the freed registry's futex mutex, whose reused word can read as locked, "
      "and waits on it for ever: a hang (seeds 12 and 42, 2026-12-05; with glibc's mutex it read the freed "
      "memory silently). Caught by the simulator's liveness stamps (PCT)"},
-    {cross_is_cold, Catch,
-     "reachable: a hang"},
-    {self_install_blocks, Catch,
-     "reachable: a hang"},
-    {latch_set_no_wake, Catch,
-     "reachable: a hang"},
-    {terminate_no_wake, Catch,
-     "reachable: a hang"},
-    {lock_latch_set_outside_mutex, Catch,
-     "reachable with noise before the condvar wait"},
+    {cross_is_cold, Catch, "reachable: a hang"},
+    {self_install_blocks, Catch, "reachable: a hang"},
+    {latch_set_no_wake, Catch, "reachable: a hang"},
+    {terminate_no_wake, Catch, "reachable: a hang"},
+    {lock_latch_set_outside_mutex, Catch, "reachable with noise before the condvar wait"},
     {lock_latch_wait_once, Catch,
      "reachable since the noisy condvar wakes spuriously; glibc almost never does. Under "
      "TSan the early read of the result and the worker's write of it are a data race, when TSan sees them first"},
-    {cold_latch_no_reset, Catch,
-     "reachable: the pool aborts reading an empty result"},
+    {cold_latch_no_reset, Catch, "reachable: the pool aborts reading an empty result"},
     {internal_push_no_jec, Maybe,
      "reachable only where one half of a join waits for the other to start (the rendezvous scenario)"},
-    {spawn_no_catch_unwind, Catch,
-     "reachable: the process aborts at the first throwing spawn"},
-    {spawn_no_terminate_count, Catch,
-     "reachable"},
+    {spawn_no_catch_unwind, Catch, "reachable: the process aborts at the first throwing spawn"},
+    {spawn_no_terminate_count, Catch, "reachable"},
     {arc_job_no_creator_ref, Maybe,
      "reachable: a worker must run its copy before the broadcaster has pushed the next one; the default "
      "build reads the freed job silently (ASan or the simulator's liveness stamps see it)"},
-    {is_sleepy_always_true, Catch,
-     "caught by the JEC parity invariant"},
-    {jec_carry, Catch,
-     "caught by the counter invariants"},
+    {is_sleepy_always_true, Catch, "caught by the JEC parity invariant"},
+    {jec_carry, Catch, "caught by the counter invariants"},
     {deque_pop_no_fence, Maybe,
      "a store->load reordering: x86 shows it only rarely on real threads; the TSO simulator's store "
      "buffer shows it once stores stay buffered for tens of decisions (a per-seed flush rate)"},
@@ -86,12 +72,9 @@ constexpr RealThreadsRow kRows[] = {
     {count_latch_sub_relaxed, Cannot,
      "not on x86: a locked RMW is a full barrier there (nor in the TSO simulator); needs Relacy or TSan; "
      "the simulator's C++ model shows the owner's later loads reading stale values (a crash, seed 433)"},
-    {narrow_jec, Pass,
-     "negative control: must pass"},
-    {core_latch_set_seqcst, Pass,
-     "negative control: must pass"},
-    {injector_acq_rel, Pass,
-     "negative control: must pass (and x86 compiles both orders alike)"},
+    {narrow_jec, Pass, "negative control: must pass"},
+    {core_latch_set_seqcst, Pass, "negative control: must pass"},
+    {injector_acq_rel, Pass, "negative control: must pass (and x86 compiles both orders alike)"},
     {no_inject_fence_acq_rel, Cannot,
      "masked on x86 and under TSO: the push is a locked CAS there, a full barrier; needs Relacy or the "
      "simulator's C++ model (one-worker pools)"},

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The Relacy engine (`--engine relacy`, and the searches of `wsstress
 // relacy`): the Relacy models of relacy/ run through the client that starts
 // the wsstress-relacy runner per search (relacy/ is below engines/: the
@@ -15,15 +16,15 @@
 #include <cstdio>
 #include <string>
 
+#include "wsstress/core/exit_code.hpp"
 #include "wsstress/matrix/engine.hpp"
 #include "wsstress/matrix/relacy_expectations.hpp"
-#include "wsstress/core/exit_code.hpp"
 
 #if WSSTRESS_HAVE_RELACY
-#include "wsstress/relacy/stop.hpp"
-#include "wsstress/core/shown.hpp"
 #include "wsstress/core/catalog.hpp"
+#include "wsstress/core/shown.hpp"
 #include "wsstress/core/sweep.hpp"
+#include "wsstress/relacy/stop.hpp"
 #endif
 
 namespace wsstress::matrix {
@@ -247,8 +248,8 @@ class RelacyEngine final : public Engine {
     if (row.outcome == "not modelled") return "n/m";
     if (is_engine_error(row)) return row.outcome + " !";
     const std::string execs = "(" + std::to_string(row.runs) + " execs)";
-    return with_judgement(row.caught            ? row.outcome + ", exec " + std::to_string(row.first_seed) + ", " +
-                                                      seconds_text(row.seconds)
+    return with_judgement(row.caught ? row.outcome + ", exec " + std::to_string(row.first_seed) + ", " +
+                                           seconds_text(row.seconds)
                           : is_incomplete(row) ? std::string(kIncomplete) + " " + execs
                                                : "- " + execs,
                           row);

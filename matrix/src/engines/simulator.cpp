@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The simulator's columns: the mutant's scenario on fibers with a strategy
 // and a memory model (`wsstress sim`'s campaign, called through its library
 // API with what `wsstress sim` would set from the matrix's spec). PCT under
@@ -81,8 +82,8 @@ EngineResult simulate(const MatrixSpec& spec, const MutantInfo& m, StrategyKind 
   const sim::SimCampaignReport report = sim::run_sim_campaign(c, nullptr);
   if (report.failures.empty()) return matrix::nothing_caught(report.runs);
   const sim::SimFailure& f = report.failures.front();
-  return {true,   verdict_name(f.result.verdict.kind), f.result.verdict.message, f.seed, report.runs, f.at_seconds,
-          sim::sim_command_line(c, f.seed) + " --trace"};
+  return {true,         verdict_name(f.result.verdict.kind),          f.result.verdict.message, f.seed, report.runs,
+          f.at_seconds, sim::sim_command_line(c, f.seed) + " --trace"};
 }
 
 // PCT under SC or TSO, judged against its column of the table.

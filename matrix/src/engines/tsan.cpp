@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The matrix's ThreadSanitizer engine (`--engine tsan`): the mutant's scenario
 // on real threads in wsstress-tsan (runner_main.cpp, built with
 // -fsanitize=thread), so that an access which no release/acquire order puts
@@ -23,19 +24,19 @@
 #include <vector>
 
 #include "wsstress/core/companion.hpp"
+#include "wsstress/core/run_flags.hpp"
 #include "wsstress/matrix/run_matrix.hpp"
 #include "wsstress/matrix/tsan.hpp"
 #include "wsstress/threads/campaign.hpp"
-#include "wsstress/core/run_flags.hpp"
 
 extern char** environ;
 
 namespace wsstress::matrix {
 namespace {
 
-using core::RunSpec;
 using core::kTsanRunner;
 using core::run_arguments;
+using core::RunSpec;
 
 // What the column catches by seed 30 (Catch), cannot see (a store->load
 // reordering: TSan judges happens-before on the program's orders, not the
@@ -288,7 +289,12 @@ EngineResult tsan_row(const MatrixSpec& spec, const MutantInfo& m, const std::st
     double at = 0;
     f >> tag >> seed >> word >> at;
     const auto tab = p.fail_line.find('\t');
-    return {true, word, tab == std::string::npos ? "" : p.fail_line.substr(tab + 1), seed, p.runs, at,
+    return {true,
+            word,
+            tab == std::string::npos ? "" : p.fail_line.substr(tab + 1),
+            seed,
+            p.runs,
+            at,
             threads::replay_command(runner, run, seed)};
   }
   if (code == 0 && p.done) return matrix::nothing_caught(p.runs);
@@ -302,8 +308,7 @@ class TsanEngine final : public Engine {
   std::string_view gloss() const override { return "real threads under ThreadSanitizer"; }
   // The matrix's backstop allows the runner's longer hang timeout.
   Limits limits() const override { return {.hang_factor = kHangFactor}; }
-  EngineResult run(const MatrixSpec& spec, const MutantInfo& m, const std::string& dir,
-                   const Deliver&) const override {
+  EngineResult run(const MatrixSpec& spec, const MutantInfo& m, const std::string& dir, const Deliver&) const override {
     return tsan_row(spec, m, dir);
   }
   Expect expect(const MutantInfo& m) const override { return row_of(tsan_rows::kRows, m.id).expect; }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! rayon-oracle: runs programs of wsstress's program language on real
 //! rayon-core 1.10.1 pools and prints each run's canonical log, one fact a
 //! line (`FACT xCOUNT`, sorted), for `wsstress oracle` and the differential

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! The program language of wsstress (core/include/wsstress/core/program.hpp),
 //! decoded from bytes exactly as `Program::decode` over a `ByteSource` does:
 //! the same choices in the same order, so a file means the same program on

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// SPDX-FileCopyrightText: The Rayon developers; The wsstress developers
 // The production pool: rayon-core's API over StdPlatform with no mutants.
 //
 //   #include <wsstress/pool.hpp>
@@ -29,7 +31,8 @@ using ScopeFifo = pool::ScopeFifo<Platform, Mutants>;
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 using Configuration [[deprecated("use ThreadPoolBuilder")]] = pool::BasicConfiguration<Platform, Mutants>;
-[[deprecated("use ThreadPoolBuilder::build_global")]] inline void initialize(pool::BasicConfiguration<Platform, Mutants> c) {
+[[deprecated("use ThreadPoolBuilder::build_global")]] inline void initialize(
+    pool::BasicConfiguration<Platform, Mutants> c) {
   pool::initialize<Platform, Mutants>(std::move(c));
 }
 #pragma GCC diagnostic pop

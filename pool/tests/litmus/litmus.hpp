@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Litmus programs that check the checkers (after loom's
 // tests/litmus.rs): the classic two- and four-thread programs whose set of
 // reachable outcomes is known for each memory model, written once over the
@@ -394,43 +395,80 @@ struct LoadBufferingRelAcq {
 };
 
 // The variants the tests run.
-template <class P> using SbRelaxed = StoreBuffering<P, kRlx, kRlx, 0>;
-template <class P> using SbRelAcq = StoreBuffering<P, kRel, kAcq, 0>;
-template <class P> using SbFences = StoreBuffering<P, kRlx, kRlx, 3>;      // SeqCst fence in both threads
-template <class P> using SbOneFence = StoreBuffering<P, kRlx, kRlx, 1>;    // in thread 0 only
-template <class P> using SbSeqCst = StoreBuffering<P, kSc, kSc, 0>;
-template <class P> using SbScStores = StoreBuffering<P, kSc, kRlx, 0>;     // SeqCst stores, relaxed loads
-template <class P> using SbScLoads = StoreBuffering<P, kRlx, kSc, 0>;      // relaxed stores, SeqCst loads
-template <class P> using SbFenceSc = SbFenceAndSeqCst<P>;
-template <class P> using MpRelaxed = MessagePassing<P, kRlx, kRlx, false>;
-template <class P> using MpRelAcq = MessagePassing<P, kRel, kAcq, false>;
-template <class P> using MpFences = MessagePassing<P, kRlx, kRlx, true>;
-template <class P> using MpRelRlx = MessagePassing<P, kRel, kRlx, false>;  // no acquire
-template <class P> using MpRlxAcq = MessagePassing<P, kRlx, kAcq, false>;  // no release
-template <class P> using LbRelaxed = LoadBuffering<P>;
-template <class P> using LbRelAcq = LoadBufferingRelAcq<P>;
-template <class P> using IriwRelaxed = Iriw<P, kRlx, kRlx>;
-template <class P> using IriwAcquire = Iriw<P, kRel, kAcq>;               // release stores, acquire loads
-template <class P> using IriwSeqCst = Iriw<P, kSc, kSc>;
-template <class P> using IriwFence = IriwFences<P>;
-template <class P> using WrcRelaxed = Wrc<P, kRlx, kRlx>;
-template <class P> using WrcRelAcq = Wrc<P, kRel, kAcq>;
-template <class P> using RwcRelaxed = Rwc<P, kRlx, false>;
-template <class P> using RwcSeqCst = Rwc<P, kSc, false>;
-template <class P> using RwcFences = Rwc<P, kRlx, true>;
-template <class P> using W2Relaxed = TwoPlusTwoW<P, kRlx>;
-template <class P> using W2SeqCst = TwoPlusTwoW<P, kSc>;
-template <class P> using CoRRRelaxed = CoRR<P>;
-template <class P> using CoWRRelaxed = CoWR<P>;
-template <class P> using CoRWRelaxed = CoRW<P>;
-template <class P> using CoWWRelaxed = CoWW<P>;
-template <class P> using Isa2Relaxed = Isa2<P, kRlx, kRlx>;
-template <class P> using Isa2RelAcq = Isa2<P, kRel, kAcq>;
-template <class P> using RRelaxed = R<P, kRlx, false>;
-template <class P> using RSeqCst = R<P, kSc, false>;
-template <class P> using RFences = R<P, kRlx, true>;
-template <class P> using SRelaxed = S<P, kRlx, kRlx>;
-template <class P> using SRelAcq = S<P, kRel, kAcq>;
+template <class P>
+using SbRelaxed = StoreBuffering<P, kRlx, kRlx, 0>;
+template <class P>
+using SbRelAcq = StoreBuffering<P, kRel, kAcq, 0>;
+template <class P>
+using SbFences = StoreBuffering<P, kRlx, kRlx, 3>;  // SeqCst fence in both threads
+template <class P>
+using SbOneFence = StoreBuffering<P, kRlx, kRlx, 1>;  // in thread 0 only
+template <class P>
+using SbSeqCst = StoreBuffering<P, kSc, kSc, 0>;
+template <class P>
+using SbScStores = StoreBuffering<P, kSc, kRlx, 0>;  // SeqCst stores, relaxed loads
+template <class P>
+using SbScLoads = StoreBuffering<P, kRlx, kSc, 0>;  // relaxed stores, SeqCst loads
+template <class P>
+using SbFenceSc = SbFenceAndSeqCst<P>;
+template <class P>
+using MpRelaxed = MessagePassing<P, kRlx, kRlx, false>;
+template <class P>
+using MpRelAcq = MessagePassing<P, kRel, kAcq, false>;
+template <class P>
+using MpFences = MessagePassing<P, kRlx, kRlx, true>;
+template <class P>
+using MpRelRlx = MessagePassing<P, kRel, kRlx, false>;  // no acquire
+template <class P>
+using MpRlxAcq = MessagePassing<P, kRlx, kAcq, false>;  // no release
+template <class P>
+using LbRelaxed = LoadBuffering<P>;
+template <class P>
+using LbRelAcq = LoadBufferingRelAcq<P>;
+template <class P>
+using IriwRelaxed = Iriw<P, kRlx, kRlx>;
+template <class P>
+using IriwAcquire = Iriw<P, kRel, kAcq>;  // release stores, acquire loads
+template <class P>
+using IriwSeqCst = Iriw<P, kSc, kSc>;
+template <class P>
+using IriwFence = IriwFences<P>;
+template <class P>
+using WrcRelaxed = Wrc<P, kRlx, kRlx>;
+template <class P>
+using WrcRelAcq = Wrc<P, kRel, kAcq>;
+template <class P>
+using RwcRelaxed = Rwc<P, kRlx, false>;
+template <class P>
+using RwcSeqCst = Rwc<P, kSc, false>;
+template <class P>
+using RwcFences = Rwc<P, kRlx, true>;
+template <class P>
+using W2Relaxed = TwoPlusTwoW<P, kRlx>;
+template <class P>
+using W2SeqCst = TwoPlusTwoW<P, kSc>;
+template <class P>
+using CoRRRelaxed = CoRR<P>;
+template <class P>
+using CoWRRelaxed = CoWR<P>;
+template <class P>
+using CoRWRelaxed = CoRW<P>;
+template <class P>
+using CoWWRelaxed = CoWW<P>;
+template <class P>
+using Isa2Relaxed = Isa2<P, kRlx, kRlx>;
+template <class P>
+using Isa2RelAcq = Isa2<P, kRel, kAcq>;
+template <class P>
+using RRelaxed = R<P, kRlx, false>;
+template <class P>
+using RSeqCst = R<P, kSc, false>;
+template <class P>
+using RFences = R<P, kRlx, true>;
+template <class P>
+using SRelaxed = S<P, kRlx, kRlx>;
+template <class P>
+using SRelAcq = S<P, kRel, kAcq>;
 
 // A set of outcomes (bit o = outcome o reached) as space-separated strings of
 // read values in outcome order, e.g. "01 10 11" for r0r1 in {01, 10, 11}.

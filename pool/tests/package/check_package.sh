@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # The pool as a package: installs the `pool` component of a build
 # tree into a scratch prefix and builds consumer.cpp three ways - find_package
 # from that prefix, pkg-config from it, and add_subdirectory of the source with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // A program outside the project that uses the installed pool: a parallel
 // quicksort with join, a nested install into a second pool, a scope of spawns
 // and a panic handler. It prints "consumer: ok" only if every answer is right.
@@ -25,8 +26,8 @@ static void quicksort(int* v, std::size_t n) {
 
 int main() {
   std::atomic<int> panics{0};
-  wsstress::ThreadPool a(wsstress::ThreadPoolBuilder().num_threads(2).panic_handler(
-      [&](std::exception_ptr) { panics.fetch_add(1); }));
+  wsstress::ThreadPool a(
+      wsstress::ThreadPoolBuilder().num_threads(2).panic_handler([&](std::exception_ptr) { panics.fetch_add(1); }));
   wsstress::ThreadPool b(wsstress::ThreadPoolBuilder().num_threads(2));
 
   std::vector<int> v(100000);

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// SPDX-FileCopyrightText: The Rayon developers; The wsstress developers
 // Port of rayon-core 1.10.1 src/broadcast/test.rs (module `broadcast`).
 //
 // crossbeam_channel::unbounded is `mpsc_channel<T>()` (rayon_support.hpp): Sender clones

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// SPDX-FileCopyrightText: The Rayon developers; The wsstress developers
 // Port of rayon-core 1.10.1 tests/double_init_fail.rs (own process: it builds
 // the global pool).
 #include "rayon_support.hpp"

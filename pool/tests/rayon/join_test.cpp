@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// SPDX-FileCopyrightText: The Rayon developers; The wsstress developers
 // Port of rayon-core 1.10.1 src/join/test.rs (module `join`).
 //
 // `unwind::halt_unwinding(f)` is a try/catch around f; `#[should_panic(expected

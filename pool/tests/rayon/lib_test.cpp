@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// SPDX-FileCopyrightText: The Rayon developers; The wsstress developers
 // Port of rayon-core 1.10.1 src/test.rs (module `lib`).
 //
 // `build().unwrap()` is a build() that must not throw; handlers that Rust

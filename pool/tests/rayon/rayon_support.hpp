@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// SPDX-FileCopyrightText: The Rayon developers; The wsstress developers
 // Support for the port of rayon-core 1.10.1's own test suite: small stand-ins
 // for the Rust facilities those tests use (mpsc channels, Barrier, a seeded
 // xorshift generator, panics), over the production API in wsstress/pool.hpp.
@@ -19,9 +21,9 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
-#include <thread>
 
 #include "wsstress/pool.hpp"
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// SPDX-FileCopyrightText: The Rayon developers; The wsstress developers
 // Port of rayon-core 1.10.1 tests/scope_join.rs: quicksort through a join
 // built from scope + spawn.
 #include <algorithm>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// SPDX-FileCopyrightText: The Rayon developers; The wsstress developers
 // Port of rayon-core 1.10.1 src/scope/test.rs: scope, scope_fifo, their job
 // ordering on a one-thread pool, panic propagation, and scoped broadcasts.
 #include <algorithm>
@@ -153,8 +155,8 @@ Tree<std::uint32_t> random_tree(std::size_t depth) {
 // ---------------------------------------------------------------------------
 // linear_stack_growth
 
-void the_final_countdown(wsstress::Scope& s, const int* bottom_of_stack, std::mutex& max_mutex,
-                         std::size_t& max, std::size_t n) {
+void the_final_countdown(wsstress::Scope& s, const int* bottom_of_stack, std::mutex& max_mutex, std::size_t& max,
+                         std::size_t n) {
   volatile int top_of_stack = 0;
   const auto p = reinterpret_cast<std::uintptr_t>(bottom_of_stack);
   const auto q = reinterpret_cast<std::uintptr_t>(&top_of_stack);
@@ -257,9 +259,7 @@ std::vector<int> test_mixed_order() {
     LockedVec vec;
     Outer::scope([&](auto& outer_scope) {
       LockedVec* vp = &vec;
-      auto spawn_push = [vp](auto spawner, auto& scope, int i) {
-        spawner(scope, [vp, i](auto&) { vp->push(i); });
-      };
+      auto spawn_push = [vp](auto spawner, auto& scope, int i) { spawner(scope, [vp, i](auto&) { vp->push(i); }); };
       auto outer_spawn = [](auto& s, auto&& body) { Outer::spawn(s, std::forward<decltype(body)>(body)); };
       auto inner_spawn = [](auto& s, auto&& body) { Inner::spawn(s, std::forward<decltype(body)>(body)); };
       spawn_push(outer_spawn, outer_scope, 0);
@@ -369,12 +369,11 @@ TEST(scope, panic_propagate_spawn) {
 }
 
 TEST(scope, panic_propagate_nested_spawn) {
-  EXPECT_PANIC(wsstress::scope([](Scope& s) {
-                 s.spawn([](Scope& s) {
-                   s.spawn([](Scope& s) { s.spawn([](Scope&) { throw Panic("Hello, world!"); }); });
-                 });
-               }),
-               "Hello, world!");
+  EXPECT_PANIC(
+      wsstress::scope([](Scope& s) {
+        s.spawn([](Scope& s) { s.spawn([](Scope& s) { s.spawn([](Scope&) { throw Panic("Hello, world!"); }); }); });
+      }),
+      "Hello, world!");
 }
 
 TEST(scope, panic_propagate_nested_scope_spawn) {
@@ -391,7 +390,7 @@ TEST(scope, panic_propagate_still_execute_1) {
   const bool err = halt_unwinding_is_err([&] {
     wsstress::scope([&](Scope& s) {
       s.spawn([](Scope&) { throw Panic("Hello, world!"); });  // job A
-      s.spawn([&](Scope&) { x = true; });  // job B, should still execute even though A panics
+      s.spawn([&](Scope&) { x = true; });                     // job B, should still execute even though A panics
     });
   });
   if (!err) FAIL() << "failed to propagate panic";
@@ -402,7 +401,7 @@ TEST(scope, panic_propagate_still_execute_2) {
   bool x = false;
   const bool err = halt_unwinding_is_err([&] {
     wsstress::scope([&](Scope& s) {
-      s.spawn([&](Scope&) { x = true; });  // job B, should still execute even though A panics
+      s.spawn([&](Scope&) { x = true; });                     // job B, should still execute even though A panics
       s.spawn([](Scope&) { throw Panic("Hello, world!"); });  // job A
     });
   });
@@ -585,8 +584,7 @@ TEST(scope, scope_spawn_broadcast) {
 TEST(scope, scope_fifo_spawn_broadcast) {
   std::atomic<std::size_t> sum{0};
   const std::size_t n = wsstress::scope_fifo([&](ScopeFifo& s) {
-    s.spawn_broadcast(
-        [&](ScopeFifo&, BroadcastContext ctx) { sum.fetch_add(ctx.index(), std::memory_order_relaxed); });
+    s.spawn_broadcast([&](ScopeFifo&, BroadcastContext ctx) { sum.fetch_add(ctx.index(), std::memory_order_relaxed); });
     return wsstress::current_num_threads();
   });
   EXPECT_EQ(sum.load(), n * (n - 1) / 2);
@@ -596,8 +594,7 @@ TEST(scope, scope_spawn_broadcast_nested) {
   std::atomic<std::size_t> sum{0};
   const std::size_t n = wsstress::scope([&](Scope& s) {
     s.spawn_broadcast([&](Scope& s, BroadcastContext) {
-      s.spawn_broadcast(
-          [&](Scope&, BroadcastContext ctx) { sum.fetch_add(ctx.index(), std::memory_order_relaxed); });
+      s.spawn_broadcast([&](Scope&, BroadcastContext ctx) { sum.fetch_add(ctx.index(), std::memory_order_relaxed); });
     });
     return wsstress::current_num_threads();
   });

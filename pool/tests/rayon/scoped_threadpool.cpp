@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// SPDX-FileCopyrightText: The Rayon developers; The wsstress developers
 // Port of rayon-core 1.10.1 tests/scoped_threadpool.rs: a thread-local set
 // around the caller is not visible in a pool, unless the spawn handler (or
 // build_scoped's wrapper) sets it around ThreadBuilder::run().

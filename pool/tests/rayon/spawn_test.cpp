@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// SPDX-FileCopyrightText: The Rayon developers; The wsstress developers
 // Port of rayon-core 1.10.1 src/spawn/test.rs (module `spawn`).
 //
 // std::sync::mpsc::channel is `mpsc_channel<T>()` (rayon_support.hpp): once
@@ -104,9 +106,8 @@ std::vector<int> test_mixed_order() {
 
 TEST(spawn, spawn_then_join_in_worker) {
   auto [tx, rx] = mpsc_channel<int>();
-  wsstress::scope([tx = std::move(tx)](wsstress::Scope&) mutable {
-    wsstress::spawn([tx = std::move(tx)] { tx.send(22); });
-  });
+  wsstress::scope(
+      [tx = std::move(tx)](wsstress::Scope&) mutable { wsstress::spawn([tx = std::move(tx)] { tx.send(22); }); });
   EXPECT_EQ(22, rx.recv());
 }
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// SPDX-FileCopyrightText: The Rayon developers; The wsstress developers
 // Port of rayon-core 1.10.1 tests/stack_overflow_crash.rs (no test harness, as
 // upstream). Run without arguments, it runs itself twice: with 8 MB worker
 // stacks a 32 MB recursion must kill the child with SIGSEGV or SIGABRT (never a

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// SPDX-FileCopyrightText: The Rayon developers; The wsstress developers
 // Port of rayon-core 1.10.1 src/thread_pool/test.rs (module `thread_pool`).
 //
 // `thread_pool.registry` (an Arc<Registry>) is `pool.registry_ref()` (a counted
@@ -6,8 +8,8 @@
 #include <atomic>
 #include <chrono>
 #include <climits>
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -123,8 +125,10 @@ TEST(thread_pool, failed_thread_stack) {
   auto [exit_count, exit_handler] = count_handler();
   std::optional<ThreadPoolBuilder> builder;
   builder.emplace();
-  builder->num_threads(10).stack_size(stack_size).start_handler(std::move(start_handler)).exit_handler(
-      std::move(exit_handler));
+  builder->num_threads(10)
+      .stack_size(stack_size)
+      .start_handler(std::move(start_handler))
+      .exit_handler(std::move(exit_handler));
 
   bool is_err = false;
   try {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Model "cross": the cross-pool wake. An outside thread installs into pool A,
 // whose job installs into pool B, whose job installs back into A; each pool
 // has one worker. A's worker waits on a cross SpinLatch while it keeps
@@ -38,19 +39,21 @@ RawResult run(const SearchSpec& s) {
 
 using namespace pool::mutants;  // the mutant policies the entries name
 
-WSSTRESS_REGISTER_MODEL(cross_model, {
-    .rank = 30,
-    .name = "cross",
-    .claim = "pool A calls into pool B, which calls back into A (one worker each), then both are dropped, A first: "
-      "the chain returns, both pools' workers exit, nothing touches A after it is freed",
-    .config = "2 pools x 1 worker; 1 outside thread; 1 idle round; 1-bit JEC",
-    .ci = {Search::Random, 0, 100000, 600},
-    .clean = &run<pool::NoMutants>,
-    .mutants = {
-        {"cross_is_cold", &run<CrossIsCold>},
-        {"latch_set_no_wake", &run<LatchSetNoWake>},
-        {"cross_latch_no_keepalive", &run<CrossLatchNoKeepAlive>, false, "not shown: the window is B's worker preempted between set() and its notify for the whole of A's return, drop, worker exit and free (dozens of scheduling points); uniform random scheduling almost never holds one thread back that long, and a context-bound search of this model does not finish"},
-    }})
+WSSTRESS_REGISTER_MODEL(
+    cross_model,
+    {.rank = 30,
+     .name = "cross",
+     .claim = "pool A calls into pool B, which calls back into A (one worker each), then both are dropped, A first: "
+              "the chain returns, both pools' workers exit, nothing touches A after it is freed",
+     .config = "2 pools x 1 worker; 1 outside thread; 1 idle round; 1-bit JEC",
+     .ci = {Search::Random, 0, 100000, 600},
+     .clean = &run<pool::NoMutants>,
+     .mutants = {
+         {"cross_is_cold", &run<CrossIsCold>},
+         {"latch_set_no_wake", &run<LatchSetNoWake>},
+         {"cross_latch_no_keepalive", &run<CrossLatchNoKeepAlive>, false,
+          "not shown: the window is B's worker preempted between set() and its notify for the whole of A's return, drop, worker exit and free (dozens of scheduling points); uniform random scheduling almost never holds one thread back that long, and a context-bound search of this model does not finish"},
+     }})
 
 }  // namespace
 

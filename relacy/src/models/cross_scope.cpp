@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Model "cross_scope": a scope latch set from another pool (1.10.1's race). A
 // job spawned into pool A opens an in-place scope over pool B and spawns one
 // job there, so the scope's latch belongs to A's worker (it names A's
@@ -61,21 +62,23 @@ RawResult run(const SearchSpec& s) {
 
 using namespace pool::mutants;  // the mutant policies the entries name
 
-WSSTRESS_REGISTER_MODEL(cross_scope_model, {
-    .rank = 40,
-    .name = "cross_scope",
-    .claim = "a job spawned into pool A opens a scope over pool B whose one job runs on B's worker, and A is dropped "
-      "at once: the scope returns with its job run, both workers exit, nothing touches A after it is freed",
-    .config = "2 pools x 1 worker; 1 outside thread; 1 idle round; 1-bit JEC",
-    .ci = {Search::Random, 0, 100000, 600},
-    .clean = &run<pool::NoMutants>,
-    .mutants = {
-        {"count_latch_sub_relaxed", &run<CountLatchSubRelaxed>},
-        {"scope_latch_no_keepalive", &run<ScopeLatchNoKeepAlive>, false, "not shown: the window is B's worker held between the swap that sets the scope's latch and its notify "
-         "while A's worker returns from the scope, finishes its job, exits and the last reference to A goes "
-         "(dozens of scheduling points); a random search of 300 000 executions, context-bound searches at bounds 1 "
-         "and 2 and a full search each ran 150 s without a failure (bound and full searches do not finish)"},
-    }})
+WSSTRESS_REGISTER_MODEL(
+    cross_scope_model,
+    {.rank = 40,
+     .name = "cross_scope",
+     .claim = "a job spawned into pool A opens a scope over pool B whose one job runs on B's worker, and A is dropped "
+              "at once: the scope returns with its job run, both workers exit, nothing touches A after it is freed",
+     .config = "2 pools x 1 worker; 1 outside thread; 1 idle round; 1-bit JEC",
+     .ci = {Search::Random, 0, 100000, 600},
+     .clean = &run<pool::NoMutants>,
+     .mutants = {
+         {"count_latch_sub_relaxed", &run<CountLatchSubRelaxed>},
+         {"scope_latch_no_keepalive", &run<ScopeLatchNoKeepAlive>, false,
+          "not shown: the window is B's worker held between the swap that sets the scope's latch and its notify "
+          "while A's worker returns from the scope, finishes its job, exits and the last reference to A goes "
+          "(dozens of scheduling points); a random search of 300 000 executions, context-bound searches at bounds 1 "
+          "and 2 and a full search each ran 150 s without a failure (bound and full searches do not finish)"},
+     }})
 
 }  // namespace
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Model "deque": the Chase-Lev deque's owner pop racing steals. The owner
 // pushes two jobs and pops until empty while a thief steals twice. The
 // owner's pop lowers `back` and then, after a SeqCst fence, reads `front`;
@@ -54,18 +55,19 @@ RawResult run(const SearchSpec& s) {
 
 using namespace pool::mutants;  // the mutant policies the entries name
 
-WSSTRESS_REGISTER_MODEL(deque_model, {
-    .rank = 70,
-    .name = "deque",
-    .claim = "the owner pushes two jobs and pops until empty while a thief steals twice: every job taken exactly once",
-    .config = "the Chase-Lev deque alone; owner and one thief",
-    .ci = {Search::Bound, 3, 0, 600},
-    .clean = &run<pool::NoMutants>,
-    .mutants = {
-        {"deque_pop_no_fence", &run<DequePopNoFence>},
-        {"epoch_pin_x86_cas", &run<EpochPinX86Cas>},
-        {"deque_push_relaxed", &run<DequePushRelaxed>},
-    }})
+WSSTRESS_REGISTER_MODEL(
+    deque_model,
+    {.rank = 70,
+     .name = "deque",
+     .claim = "the owner pushes two jobs and pops until empty while a thief steals twice: every job taken exactly once",
+     .config = "the Chase-Lev deque alone; owner and one thief",
+     .ci = {Search::Bound, 3, 0, 600},
+     .clean = &run<pool::NoMutants>,
+     .mutants = {
+         {"deque_pop_no_fence", &run<DequePopNoFence>},
+         {"epoch_pin_x86_cas", &run<EpochPinX86Cas>},
+         {"deque_push_relaxed", &run<DequePushRelaxed>},
+     }})
 
 }  // namespace
 

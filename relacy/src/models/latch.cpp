@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Model "latch": a latch set racing its owner's way to sleep. An outside
 // install runs join(a, b) on a two-worker pool; when the other worker steals
 // b, the joining worker waits on b's SpinLatch (CoreLatch underneath): it
@@ -39,20 +40,23 @@ RawResult run(const SearchSpec& s) {
 
 using namespace pool::mutants;  // the mutant policies the entries name
 
-WSSTRESS_REGISTER_MODEL(latch_model, {
-    .rank = 20,
-    .name = "latch",
-    .claim = "join(a, b) inside an install on two workers, b slow enough for the joining worker to reach its sleep "
-      "gates while the other steals it: the join returns both results",
-    .config = "2 workers; 1 outside thread; 1 idle round; 1-bit JEC",
-    .ci = {Search::Random, 0, 100000, 600},
-    .clean = &run<pool::NoMutants>,
-    .mutants = {
-        {"late_is_blocked_lock", &run<LateIsBlockedLock>},
-        {"no_sleep_fence", &run<NoSleepFence>, false, "equivalent under the C++ model: gate 5 reads the injector's length with a SeqCst load right after the SeqCst CAS that registers the sleeper, and two SeqCst operations are never reordered, so the fence adds no ordering here (it would if that read were Acquire, as the upstream proof sketch assumes)"},
-        {"latch_probe_relaxed", &run<LatchProbeRelaxed>},
-        {"core_latch_set_seqcst", &run<CoreLatchSetSeqCst>, false, "negative control: SeqCst is stronger than the AcqRel it replaces, so nothing can break"},
-    }})
+WSSTRESS_REGISTER_MODEL(
+    latch_model,
+    {.rank = 20,
+     .name = "latch",
+     .claim = "join(a, b) inside an install on two workers, b slow enough for the joining worker to reach its sleep "
+              "gates while the other steals it: the join returns both results",
+     .config = "2 workers; 1 outside thread; 1 idle round; 1-bit JEC",
+     .ci = {Search::Random, 0, 100000, 600},
+     .clean = &run<pool::NoMutants>,
+     .mutants = {
+         {"late_is_blocked_lock", &run<LateIsBlockedLock>},
+         {"no_sleep_fence", &run<NoSleepFence>, false,
+          "equivalent under the C++ model: gate 5 reads the injector's length with a SeqCst load right after the SeqCst CAS that registers the sleeper, and two SeqCst operations are never reordered, so the fence adds no ordering here (it would if that read were Acquire, as the upstream proof sketch assumes)"},
+         {"latch_probe_relaxed", &run<LatchProbeRelaxed>},
+         {"core_latch_set_seqcst", &run<CoreLatchSetSeqCst>, false,
+          "negative control: SeqCst is stronger than the AcqRel it replaces, so nothing can break"},
+     }})
 
 }  // namespace
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The protocol models: the latch kinds and the shared job's
 // reference count as the pool sets and waits on them, outside the sleep gates
 // the handshake models check, each small enough for Relacy's context-bound or
@@ -51,17 +52,19 @@ struct LockLatchModel : ModelSuite<LockLatchModel<M>, 2> {
 
 using namespace pool::mutants;  // the mutant policies the entries name
 
-WSSTRESS_REGISTER_MODEL(lock_latch_model, {
-    .rank = 140,
-    .name = "lock_latch",
-    .claim = "in_worker_cold's thread-local LockLatch serving two cold calls in a row: each wait_and_reset returns only "
-      "after that call's set, and the caller reads that call's result",
-    .config = "the LockLatch alone; the caller and one worker",
-    .ci = {Search::Full, 0, 0, 600},
-    .clean = &run_model<LockLatchModel, NoMutants>,
-    .mutants = {
-        {"lock_latch_set_outside_mutex", &run_model<LockLatchModel, LockLatchSetOutsideMutex>},
-    }})
+WSSTRESS_REGISTER_MODEL(
+    lock_latch_model,
+    {.rank = 140,
+     .name = "lock_latch",
+     .claim =
+         "in_worker_cold's thread-local LockLatch serving two cold calls in a row: each wait_and_reset returns only "
+         "after that call's set, and the caller reads that call's result",
+     .config = "the LockLatch alone; the caller and one worker",
+     .ci = {Search::Full, 0, 0, 600},
+     .clean = &run_model<LockLatchModel, NoMutants>,
+     .mutants = {
+         {"lock_latch_set_outside_mutex", &run_model<LockLatchModel, LockLatchSetOutsideMutex>},
+     }})
 
 // A scope opened outside the pool: the owner counts two spawns up
 // (increment), two jobs run on other threads and count down (set), the owner
@@ -94,18 +97,20 @@ struct CountLockLatchModel : ModelSuite<CountLockLatchModel<M>, 3> {
   }
 };
 
-WSSTRESS_REGISTER_MODEL(count_lock_latch_model, {
-    .rank = 150,
-    .name = "count_lock_latch",
-    .claim = "a scope opened outside the pool (CountLockLatch): two spawns counted up, two jobs on other threads count "
-      "down; the owner's wait returns after both and reads both results",
-    .config = "the CountLockLatch alone; the owner and two job threads",
-    .ci = {Search::Bound, 5, 0, 600},
-    .clean = &run_model<CountLockLatchModel, NoMutants>,
-    .mutants = {
-        {"count_latch_sub_relaxed", &run_model<CountLockLatchModel, CountLatchSubRelaxed>},
-        {"lock_latch_set_outside_mutex", &run_model<CountLockLatchModel, LockLatchSetOutsideMutex>},
-    }})
+WSSTRESS_REGISTER_MODEL(
+    count_lock_latch_model,
+    {.rank = 150,
+     .name = "count_lock_latch",
+     .claim =
+         "a scope opened outside the pool (CountLockLatch): two spawns counted up, two jobs on other threads count "
+         "down; the owner's wait returns after both and reads both results",
+     .config = "the CountLockLatch alone; the owner and two job threads",
+     .ci = {Search::Bound, 5, 0, 600},
+     .clean = &run_model<CountLockLatchModel, NoMutants>,
+     .mutants = {
+         {"count_latch_sub_relaxed", &run_model<CountLockLatchModel, CountLatchSubRelaxed>},
+         {"lock_latch_set_outside_mutex", &run_model<CountLockLatchModel, LockLatchSetOutsideMutex>},
+     }})
 
 // A scope opened on worker 0: its CountLatch starts at one (the scope's own
 // body), each of two spawns counts it up and pushes a job on worker 0's deque;
@@ -160,20 +165,21 @@ struct ScopeCountModel : ModelSuite<ScopeCountModel<M>, 2> {
   }
 };
 
-WSSTRESS_REGISTER_MODEL(scope_count_model, {
-    .rank = 170,
-    .name = "scope_count",
-    .claim = "a scope opened on a worker (CountLatch, set_and_tickle_one): two spawned jobs on the owner's deque, run "
-      "by the owner in its idle loop or stolen by the other worker; the owner returns only after both ran, "
-      "each exactly once, and reads both outputs; both workers return",
-    .config = "Sleep + queues of 2 workers; 1 idle round; 1-bit JEC",
-    .ci = {Search::Bound, 1, 0, 600},
-    .clean = &run_model<ScopeCountModel, NoMutants>,
-    .mutants = {
-        {"count_latch_sub_relaxed", &run_model<ScopeCountModel, CountLatchSubRelaxed>},
-        {"late_is_blocked_lock", &run_model<ScopeCountModel, LateIsBlockedLock>},
-        {"latch_probe_relaxed", &run_model<ScopeCountModel, LatchProbeRelaxed>},
-    }})
+WSSTRESS_REGISTER_MODEL(
+    scope_count_model,
+    {.rank = 170,
+     .name = "scope_count",
+     .claim = "a scope opened on a worker (CountLatch, set_and_tickle_one): two spawned jobs on the owner's deque, run "
+              "by the owner in its idle loop or stolen by the other worker; the owner returns only after both ran, "
+              "each exactly once, and reads both outputs; both workers return",
+     .config = "Sleep + queues of 2 workers; 1 idle round; 1-bit JEC",
+     .ci = {Search::Bound, 1, 0, 600},
+     .clean = &run_model<ScopeCountModel, NoMutants>,
+     .mutants = {
+         {"count_latch_sub_relaxed", &run_model<ScopeCountModel, CountLatchSubRelaxed>},
+         {"late_is_blocked_lock", &run_model<ScopeCountModel, LateIsBlockedLock>},
+         {"latch_probe_relaxed", &run_model<ScopeCountModel, LatchProbeRelaxed>},
+     }})
 
 // A job shared by two JobRefs, as spawn_broadcast and a scope's broadcast
 // make one (ArcJob over the pool's RefCount, Arc's orders): the creator takes
@@ -209,18 +215,20 @@ struct ArcJobModel : ModelSuite<ArcJobModel<M>, 3> {
   }
 };
 
-WSSTRESS_REGISTER_MODEL(arc_job_model, {
-    .rank = 160,
-    .name = "arc_job",
-    .claim = "a job shared by two JobRefs (ArcJob over RefCount, as spawn_broadcast makes one), the creator dropping its "
-      "reference while two threads run one JobRef each: both runs happen and the job is freed exactly once, after "
-      "both",
-    .config = "the ArcJob alone; the creator and two runners",
-    .ci = {Search::Bound, 4, 0, 600},
-    .clean = &run_model<ArcJobModel, NoMutants>,
-    .mutants = {
-        {"arc_job_no_creator_ref", &run_model<ArcJobModel, ArcJobNoCreatorRef>},
-    }})
+WSSTRESS_REGISTER_MODEL(
+    arc_job_model,
+    {.rank = 160,
+     .name = "arc_job",
+     .claim =
+         "a job shared by two JobRefs (ArcJob over RefCount, as spawn_broadcast makes one), the creator dropping its "
+         "reference while two threads run one JobRef each: both runs happen and the job is freed exactly once, after "
+         "both",
+     .config = "the ArcJob alone; the creator and two runners",
+     .ci = {Search::Bound, 4, 0, 600},
+     .clean = &run_model<ArcJobModel, NoMutants>,
+     .mutants = {
+         {"arc_job_no_creator_ref", &run_model<ArcJobModel, ArcJobNoCreatorRef>},
+     }})
 
 }  // namespace
 

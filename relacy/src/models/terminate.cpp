@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Model "terminate": a pool dropped while its worker, its job done, is on
 // its way to sleep.
 // terminate() sets the worker's terminate latch and must wake it if it is
@@ -33,17 +34,18 @@ RawResult run(const SearchSpec& s) {
 
 using namespace pool::mutants;  // the mutant policies the entries name
 
-WSSTRESS_REGISTER_MODEL(terminate_model, {
-    .rank = 60,
-    .name = "terminate",
-    .claim = "a pool dropped right after a job, while its worker heads for sleep: the worker wakes and exits",
-    .config = "1 worker; 1 outside thread; 1 idle round; 1-bit JEC",
-    .ci = {Search::Random, 0, 100000, 600},
-    .clean = &run<pool::NoMutants>,
-    .mutants = {
-        {"terminate_no_wake", &run<TerminateNoWake>},
-        {"late_is_blocked_lock", &run<LateIsBlockedLock>},
-    }})
+WSSTRESS_REGISTER_MODEL(
+    terminate_model,
+    {.rank = 60,
+     .name = "terminate",
+     .claim = "a pool dropped right after a job, while its worker heads for sleep: the worker wakes and exits",
+     .config = "1 worker; 1 outside thread; 1 idle round; 1-bit JEC",
+     .ci = {Search::Random, 0, 100000, 600},
+     .clean = &run<pool::NoMutants>,
+     .mutants = {
+         {"terminate_no_wake", &run<TerminateNoWake>},
+         {"late_is_blocked_lock", &run<LateIsBlockedLock>},
+     }})
 
 }  // namespace
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Depth-first search, one execution at a time: past the prefix the engine
 // replays (sim/engine.cpp, which walks the tree under a preemption bound),
 // keep running the fiber that ran last if it can (no preemption), else the
@@ -46,7 +47,8 @@ std::unique_ptr<Strategy> make_dfs(const SimConfig&, SplitMix64&) { return std::
 
 }  // namespace
 
-WSSTRESS_REGISTER_STRATEGY(dfs_strategy, {.kind = StrategyKind::DFS, .rank = 40,
+WSSTRESS_REGISTER_STRATEGY(dfs_strategy, {.kind = StrategyKind::DFS,
+                                          .rank = 40,
                                           .help = "depth-first search of every schedule with at most "
                                                   "--preemption-bound preemptions, --max-executions per seed",
                                           .make = make_dfs})

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Coverage-guided: the fuzzer's bytes make the decisions, in one of two
 // encodings chosen by the first byte M.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // PCT (Burckhardt, Kothari, Musuvathi, Nagarakatte: "A randomized scheduler
 // with probabilistic guarantees of finding bugs", ASPLOS 2010): every fiber
 // gets a random priority and the highest runnable one runs; at d - 1 random
@@ -55,7 +56,8 @@ std::unique_ptr<Strategy> make_pct(const SimConfig& config, SplitMix64& rng) {
 
 }  // namespace
 
-WSSTRESS_REGISTER_STRATEGY(pct_strategy, {.kind = StrategyKind::PCT, .rank = 30,
+WSSTRESS_REGISTER_STRATEGY(pct_strategy, {.kind = StrategyKind::PCT,
+                                          .rank = 30,
                                           .help = "random priorities with --pct-depth - 1 change points (PCT)",
                                           .make = make_pct})
 

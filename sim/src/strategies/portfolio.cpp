@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The portfolio (as Coyote's; its weights from the scoreboard): no strategy finds every bug first, so a sweep gives each
 // seed one member, chosen by the seed alone, and a seed still fixes its run.
 // The members and their weights are one table, kDefaultMembers; a spec
@@ -27,8 +28,8 @@ struct Member {
 // and push races, surw-sleep for gate 2, sleep-first for the gate-5 family,
 // PCT at three depths for the scope latch's use after free, which only PCT finds.
 constexpr Member kDefaultMembers[] = {
-    {StrategyKind{"pos"}, 0, 5},     {StrategyKind{"surw-sleep"}, 0, 5}, {StrategyKind::SleepFirst, 0, 4},
-    {StrategyKind::PCT, 2, 2},       {StrategyKind::PCT, 3, 2},          {StrategyKind::PCT, 5, 2},
+    {StrategyKind{"pos"}, 0, 5}, {StrategyKind{"surw-sleep"}, 0, 5}, {StrategyKind::SleepFirst, 0, 4},
+    {StrategyKind::PCT, 2, 2},   {StrategyKind::PCT, 3, 2},          {StrategyKind::PCT, 5, 2},
 };
 
 constexpr std::string_view kPrefix = "portfolio:";
@@ -159,8 +160,10 @@ std::string spec_error(std::string_view word) {
 }  // namespace
 
 // No `make`: the scheduler runs the member (resolve_strategy).
-WSSTRESS_REGISTER_STRATEGY(portfolio_strategy, {.kind = StrategyKind::Portfolio, .rank = 10,
-                                                .help = default_help(), .resolve = member_for_seed,
+WSSTRESS_REGISTER_STRATEGY(portfolio_strategy, {.kind = StrategyKind::Portfolio,
+                                                .rank = 10,
+                                                .help = default_help(),
+                                                .resolve = member_for_seed,
                                                 .spec_error = spec_error})
 
 }  // namespace wsstress::sim

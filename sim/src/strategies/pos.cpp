@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Partial order sampling (POS): Yuan, Yang and Gu, "Partial Order Aware
 // Concurrency Sampling", CAV 2018, as Fray and shuttle ship it. Each fiber
 // holds a random priority and the highest runnable one runs; after it runs,
@@ -73,7 +74,8 @@ std::unique_ptr<Strategy> make_pos(const SimConfig& config, SplitMix64& rng) {
 
 }  // namespace
 
-WSSTRESS_REGISTER_STRATEGY(pos_strategy, {.kind = StrategyKind{"pos"}, .rank = 35,
+WSSTRESS_REGISTER_STRATEGY(pos_strategy, {.kind = StrategyKind{"pos"},
+                                          .rank = 35,
                                           .help = "partial order sampling: random priorities, redrawn for the "
                                                   "fiber that ran and the fibers racing with it (POS, CAV 2018)",
                                           .make = make_pos})

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The uniform random walk: at each decision any runnable fiber, with the
 // shared TSO flushes and spurious wake-ups first.
 #include "../strategy.hpp"
@@ -28,7 +29,7 @@ std::unique_ptr<Strategy> make_random(const SimConfig& config, SplitMix64& rng) 
 
 }  // namespace
 
-WSSTRESS_REGISTER_STRATEGY(random_strategy, {.kind = StrategyKind::Random, .rank = 20,
-                                             .help = "the uniform random walk", .make = make_random})
+WSSTRESS_REGISTER_STRATEGY(
+    random_strategy, {.kind = StrategyKind::Random, .rank = 20, .help = "the uniform random walk", .make = make_random})
 
 }  // namespace wsstress::sim

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The reads-from fuzzer's strategy (RFF, ASPLOS 2024; the concept, its
 // constraints and where blocking overrides them: wsstress/sim/reads_from.hpp).
 // A random walk that keeps, per atomic location, the write sites of its last
@@ -17,7 +18,8 @@ namespace wsstress::sim {
 SiteId site_id(const char* file, unsigned line) noexcept {
   const char* slash = std::strrchr(file, '/');
   std::uint32_t h = 2166136261u;
-  for (const char* p = slash != nullptr ? slash + 1 : file; *p != '\0'; ++p) h = (h ^ static_cast<std::uint8_t>(*p)) * 16777619u;
+  for (const char* p = slash != nullptr ? slash + 1 : file; *p != '\0'; ++p)
+    h = (h ^ static_cast<std::uint8_t>(*p)) * 16777619u;
   h = (h ^ line) * 16777619u;
   return h == 0 ? 1 : h;  // 0 is the initial value's
 }
@@ -98,8 +100,8 @@ class ReadsFromWalk final : public Strategy {
   std::unordered_map<std::uint64_t, SiteId> ids_;
   std::vector<std::uint64_t> since_;  // by fiber id: the decision its postponement began at, +1 (0: none)
   std::uint64_t decisions_ = 0;
-  const void* reading_ = nullptr;  // the load under way (cpp: its choose_read follows)
-  std::uint32_t reader_ = 0;        // its fiber
+  const void* reading_ = nullptr;     // the load under way (cpp: its choose_read follows)
+  std::uint32_t reader_ = 0;          // its fiber
   std::vector<std::uint64_t> stale_;  // by fiber id: its loads in a row that read an older store
   SiteId read_site_ = 0;
   std::vector<Action> free_;
@@ -181,7 +183,6 @@ std::unique_ptr<Strategy> make_reads_from(const SimConfig& config, SplitMix64& r
 
 // No help line: its constraints come from the reads-from fuzzer's loop
 // (`wsstress fuzz --reads-from`); reproducers of its findings name it.
-WSSTRESS_REGISTER_STRATEGY(reads_from_strategy, {.kind = kReadsFromStrategy, .rank = 95,
-                                                 .make = make_reads_from})
+WSSTRESS_REGISTER_STRATEGY(reads_from_strategy, {.kind = kReadsFromStrategy, .rank = 95, .make = make_reads_from})
 
 }  // namespace wsstress::sim

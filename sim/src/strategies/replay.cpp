@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Follows a recorded schedule (a reproducer's, or the prefix DFS and the
 // shrinker ask for), then hands over to the configured strategy. A recorded
 // decision that cannot be taken ends the run: the pool, the scenario or the
@@ -39,7 +40,10 @@ class Replay final : public Strategy {
     } else {
       divergence_ = "the recorded schedule diverges at decision " + std::to_string(view.decision) + ": " +
                     fiber_text(view, a.fiber) + " cannot " +
-                    (a.kind == Action::Run ? "run" : a.kind == Action::Flush ? "flush a store" : "wake") + " there";
+                    (a.kind == Action::Run     ? "run"
+                     : a.kind == Action::Flush ? "flush a store"
+                                               : "wake") +
+                    " there";
     }
     return leave(view.keep_running());
   }
@@ -50,8 +54,8 @@ class Replay final : public Strategy {
     if (decision >= forced_.size()) return then_->choose_read(n, decision);
     const Action a = Action::from_code(forced_[decision]);
     if (a.kind == Action::Read && a.fiber < n) return a.fiber;
-    divergence_ = "the recorded schedule diverges at decision " + std::to_string(decision) +
-                  ": a load with " + std::to_string(n) + " stores to read from is not recorded there";
+    divergence_ = "the recorded schedule diverges at decision " + std::to_string(decision) + ": a load with " +
+                  std::to_string(n) + " stores to read from is not recorded there";
     return leave(0u);
   }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // "Drive everyone to sleep first" (after Coyote's
 // portfolio of biased strategies): while some pool worker is still active or
 // idle, run workers, so they spin through their idle rounds and gates; once
@@ -52,8 +53,9 @@ std::unique_ptr<Strategy> make_sleep_first(const SimConfig& config, SplitMix64& 
 
 }  // namespace
 
-WSSTRESS_REGISTER_STRATEGY(sleep_first_strategy,
-                           {.kind = StrategyKind::SleepFirst, .rank = 50,
-                            .help = "the workers until all are asleep, then the others", .make = make_sleep_first})
+WSSTRESS_REGISTER_STRATEGY(sleep_first_strategy, {.kind = StrategyKind::SleepFirst,
+                                                  .rank = 50,
+                                                  .help = "the workers until all are asleep, then the others",
+                                                  .make = make_sleep_first})
 
 }  // namespace wsstress::sim

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Selectively uniform random walk (SURW): Zhao, Wolff, Mathur and
 // Roychoudhury, "Selectively Uniform Concurrency Testing", ASPLOS 2025, as
 // Fray (SURWScheduler) and shuttle (UniformRandomScheduler) ship it. A random
@@ -63,8 +64,13 @@ struct SiteHash {
 // The operation a fiber is about to do touches an object (the events SURW may select).
 bool on_object(const Fiber& f) {
   switch (f.last_op) {
-    case Op::Load: case Op::Store: case Op::Rmw: case Op::Lock: case Op::Unlock: case Op::Wait: case Op::Notify:
-      return f.next_addr != nullptr;
+    case Op::Load:
+    case Op::Store:
+    case Op::Rmw:
+    case Op::Lock:
+    case Op::Unlock:
+    case Op::Wait:
+    case Op::Notify: return f.next_addr != nullptr;
     default: return false;
   }
 }
@@ -260,20 +266,24 @@ std::unique_ptr<Strategy> make_surw_sleep_after_trial(const SimConfig& config, S
 }  // namespace
 
 WSSTRESS_REGISTER_STRATEGY(surw_strategy,
-                           {.kind = StrategyKind{"surw"}, .rank = 37,
+                           {.kind = StrategyKind{"surw"},
+                            .rank = 37,
                             .help = "selectively uniform random walk: a fiber's next shared-object operation waits "
                                     "for a draw weighted by its remaining ones, counted in a trial run of the seed "
                                     "(SURW, ASPLOS 2025)",
-                            .make = make_surw, .after_trial = make_surw_after_trial})
+                            .make = make_surw,
+                            .after_trial = make_surw_after_trial})
 
 // Fray's selection narrowed to the sleep module and the latches: on 4 000
 // seeds per model it failed latch_set_no_wake in 475 to 506 seeds where surw
 // failed 4 to 15, and the gate-5 mutants as often or up to 5 times as often (README,
 // "Strategies"); the deques' and injector's indices are left to the walk.
 WSSTRESS_REGISTER_STRATEGY(surw_sleep_strategy,
-                           {.kind = StrategyKind{"surw-sleep"}, .rank = 38,
+                           {.kind = StrategyKind{"surw-sleep"},
+                            .rank = 38,
                             .help = "surw on the sleep module's and the latches' operations only (the lost "
                                     "wake-ups' code); the rest a uniform walk",
-                            .make = make_surw, .after_trial = make_surw_sleep_after_trial})
+                            .make = make_surw,
+                            .after_trial = make_surw_sleep_after_trial})
 
 }  // namespace wsstress::sim

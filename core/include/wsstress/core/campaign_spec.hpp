@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // What a campaign asks of any engine: one scenario over a range of seeds
 // (optionally one shard of it), with one mutant, within a time budget. The
 // real-thread engine (threads/campaign.hpp) and the simulator
@@ -16,8 +17,8 @@ struct CampaignSpec {
   RunSpec run;
   SeedRange seeds;
   Shard shard;
-  double max_seconds = 0;        // 0: no time budget
-  std::uint64_t repeat = 1;      // runs per seed (real threads do not replay an interleaving)
+  double max_seconds = 0;    // 0: no time budget
+  std::uint64_t repeat = 1;  // runs per seed (real threads do not replay an interleaving)
   bool stop_on_failure = true;
   // After the sweep, run the clean pool over the same seeds and compare the
   // parallelism figures (only with a mutant, and only if the sweep passed).

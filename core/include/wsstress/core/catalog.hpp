@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The mutant catalog: rayon-core's real historical concurrency bugs (and a few
 // of their near relatives), each a policy that flips one switch of
 // pool/mutants.hpp, with its name, its upstream history, the failure it
@@ -12,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "wsstress/pool/mutant_list.hpp"
 #include "wsstress/core/failure_kind.hpp"
+#include "wsstress/pool/mutant_list.hpp"
 
 namespace wsstress::core {
 
@@ -34,9 +35,9 @@ inline constexpr std::size_t kMutantCount = std::size(mutants::kPolicyNames);
 struct MutantInfo {
   std::string name;
   MutantId id = MutantId::none;
-  std::string history;   // upstream commit / PR
-  std::string failure;   // what goes wrong
-  std::string scenario;  // the scenario that exposes it fastest
+  std::string history;            // upstream commit / PR
+  std::string failure;            // what goes wrong
+  std::string scenario;           // the scenario that exposes it fastest
   bool negative_control = false;  // expected harmless
   // The failures it may show when caught: a catch of
   // another kind is "not as expected" in `mutants check` and `relacy --mutant all`.

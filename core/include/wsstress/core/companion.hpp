@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Where a program built beside this one lives (the matrix's runners,
 // wsstress-tsan and wsstress-relacy): the environment variable that points at
 // one, else the same directory as this program (the build tree), else the

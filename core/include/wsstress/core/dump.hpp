@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The hang dump of one pool: its sleep counters (JEC and parity, inactive,
 // sleeping), its queues, and per worker what the worker last reported (phase,
 // idle rounds, the gate of sleep() it reached, the latch it waits on and that
@@ -13,8 +14,8 @@
 #include <cstdio>
 #include <string>
 
-#include "wsstress/pool/thread_pool.hpp"
 #include "wsstress/core/worker_state.hpp"
+#include "wsstress/pool/thread_pool.hpp"
 
 namespace wsstress::core {
 
@@ -91,8 +92,10 @@ PoolDump dump_registry(pool::Registry<P, M>& r) {
                   "    worker %zu: %s, idle rounds %u, last gate %u, waits on latch %s, blocked on condvar: %s,"
                   " deque %zu, broadcast queue %zu\n",
                   i, found ? phase_name(phase) : "not started or exited", rounds, gate, latch_text.c_str(),
-                  !blocked ? "(lock held)" : *blocked ? "yes" : "no", r.deque(i).len_relaxed(),
-                  r.broadcast_queue(i).len_relaxed());
+                  !blocked   ? "(lock held)"
+                  : *blocked ? "yes"
+                             : "no",
+                  r.deque(i).len_relaxed(), r.broadcast_queue(i).len_relaxed());
     out += line;
   }
   if (missed.empty() && asleep > 0 && queued > 0) {

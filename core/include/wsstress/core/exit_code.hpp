@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The exit codes of `wsstress`, documented in the README: every subcommand
 // returns one of these. Here, in the shared base, because the engines speak
 // them too (the Relacy engine's verdict over its searches, a fuzz target's

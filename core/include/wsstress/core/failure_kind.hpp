@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // What a failure is, whatever engine saw it: the catalog and the Relacy model
 // table say which kinds a mutant may show, and one
 // classifier turns each engine's verdict (stress/sim `hang`/`bug`/`crash` with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Who takes a flag of the run's table (run_flags.hpp), and the one default
 // that differs by taker: the hang timeout's, kept in the table's
 // --hang-timeout row. Here, below RunSpec (scenario.hpp), so that its

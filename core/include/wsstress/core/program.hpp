@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Programs: small nested fork-join programs over up to three pools - join,
 // scope / in_place_scope + spawn, scope_fifo + spawn_fifo, install into
 // another pool, broadcast, detached spawn and spawn_broadcast, computed and
@@ -84,7 +85,8 @@ struct Program {
   static Program decode(Src& src) {
     Program p;
     const std::size_t n_pools = 1 + src.below(kMaxPools);
-    for (std::size_t i = 0; i < n_pools; ++i) p.pool_threads.push_back(static_cast<std::uint8_t>(1 + src.below(kMaxThreads)));
+    for (std::size_t i = 0; i < n_pools; ++i)
+      p.pool_threads.push_back(static_cast<std::uint8_t>(1 + src.below(kMaxThreads)));
     p.callers = static_cast<std::uint8_t>(1 + src.below(2));
     p.nodes.push_back({Kind::Install, static_cast<std::uint32_t>(src.below(n_pools)), 0, {}});
     const std::uint16_t body = p.build(src, kMaxDepth);
@@ -100,11 +102,11 @@ struct Program {
     std::set<std::uint32_t> ids;
   };
   struct Expected {
-    Outcome outcome;                       // of one caller's run
-    std::vector<std::uint64_t> runs;       // per node: leaf and throw executions, all callers
-    std::uint64_t spawns = 0;              // detached spawns that must finish, all callers
-    std::uint64_t handled = 0;             // exceptions the panic handlers must receive
-    std::set<std::uint32_t> handled_ids;   // ids they may carry
+    Outcome outcome;                      // of one caller's run
+    std::vector<std::uint64_t> runs;      // per node: leaf and throw executions, all callers
+    std::uint64_t spawns = 0;             // detached spawns that must finish, all callers
+    std::uint64_t handled = 0;            // exceptions the panic handlers must receive
+    std::set<std::uint32_t> handled_ids;  // ids they may carry
   };
   // The sequential interpreter.
   Expected expected() const;
@@ -131,8 +133,7 @@ struct Program {
         nodes[id].value = static_cast<std::uint32_t>(src.below(256));
         nodes[id].work = static_cast<std::uint8_t>(src.below(5));
         break;
-      case Kind::Throw:
-        break;
+      case Kind::Throw: break;
       case Kind::Join: {
         ++reserve_;
         const std::uint16_t a = build(src, depth - 1);

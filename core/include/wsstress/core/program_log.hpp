@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The canonical log of one run of a program (program.hpp): the facts a
 // correct pool makes deterministic, each with how often it happened. The port
 // writes it from the `program` scenario's interpreter when asked
@@ -82,12 +83,14 @@ inline std::string worker_name(std::size_t pool, std::size_t index) {
   return "p" + std::to_string(pool) + "-w" + std::to_string(index);
 }
 // `name`: the running thread's name (empty: none).
-inline std::string install(std::uint64_t node, std::size_t pool, std::size_t threads, std::uint64_t index, bool has_index,
-                           const std::string& name) {
-  const std::string where = !has_index ? "none" : index < threads ? "below " + std::to_string(threads) : std::to_string(index);
+inline std::string install(std::uint64_t node, std::size_t pool, std::size_t threads, std::uint64_t index,
+                           bool has_index, const std::string& name) {
+  const std::string where = !has_index        ? "none"
+                            : index < threads ? "below " + std::to_string(threads)
+                                              : std::to_string(index);
   const bool named = has_index && name == worker_name(pool, index);
-  return "install " + id(node) + ": p" + std::to_string(pool) + ", " + std::to_string(threads) + " threads, index " + where +
-         ", " + (named ? "named for it" : "named '" + name + "'");
+  return "install " + id(node) + ": p" + std::to_string(pool) + ", " + std::to_string(threads) + " threads, index " +
+         where + ", " + (named ? "named for it" : "named '" + name + "'");
 }
 inline std::string broadcast_index(std::uint64_t node, std::size_t index, std::size_t threads) {
   return "broadcast " + id(node) + ": index " + std::to_string(index) + " of " + std::to_string(threads);
@@ -98,7 +101,8 @@ inline std::string spawn_broadcast_index(std::uint64_t node, std::size_t index, 
 }
 // `kind`: Program::kind_name of the scope's kind.
 inline std::string scope_returned(const char* kind, std::uint64_t node, bool after_jobs) {
-  return std::string(kind) + " " + id(node) + (after_jobs ? ": returned after its jobs" : ": returned before a job finished");
+  return std::string(kind) + " " + id(node) +
+         (after_jobs ? ": returned after its jobs" : ": returned before a job finished");
 }
 inline std::string scope_order(const char* kind, std::uint64_t node, const std::string& order) {
   return std::string(kind) + " " + id(node) + ": jobs started in order " + order;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Progress: the count of signs of life the hang watchdog reads. Scenarios tick
 // it as leaves finish, the noisy platform as workers take jobs; kept apart from
 // noise.hpp so that platform-generic scenarios include no platform.

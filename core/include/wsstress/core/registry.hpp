@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The one mechanism of the tool's self-registering tables: the
 // simulator's strategies (sim/strategies.hpp), the matrix's engines
 // (matrix/engine.hpp) and the Relacy models (relacy/models.hpp). Each is a
@@ -71,8 +72,8 @@ class Registry {
 // program. The folder's files are linked whole (wsstress_registered_files),
 // so none is dropped for want of a reference. Each kind wraps this in its own
 // macro (WSSTRESS_REGISTER_STRATEGY, _ENGINE, _MODEL).
-#define WSSTRESS_REGISTER(registry, Type, var, ...)                         \
-  namespace {                                                              \
-  const Type var = __VA_ARGS__;                                            \
-  [[maybe_unused]] const bool var##_registered = (registry).add(var);      \
+#define WSSTRESS_REGISTER(registry, Type, var, ...)                   \
+  namespace {                                                         \
+  const Type var = __VA_ARGS__;                                       \
+  [[maybe_unused]] const bool var##_registered = (registry).add(var); \
   }

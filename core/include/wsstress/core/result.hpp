@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Result<T>: what every function of the tool that can fail returns (
 // point 8): a value, or an Error whose message is the one line the user will
 // read ("--seeds: '5..3' is not a range FROM..TO"). Result<void> is a success
@@ -26,7 +27,7 @@ template <class T>
 class [[nodiscard]] Result {
  public:
   Result(T value) : v_(std::in_place_index<0>, std::move(value)) {}  // NOLINT: implicit, as std::expected
-  Result(Error e) : v_(std::in_place_index<1>, std::move(e)) {}       // NOLINT
+  Result(Error e) : v_(std::in_place_index<1>, std::move(e)) {}      // NOLINT
   explicit operator bool() const noexcept { return v_.index() == 0; }
   bool ok() const noexcept { return v_.index() == 0; }
   T& operator*() & { return value(); }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The flags that shape a run, defined once. Each row of
 // run_flags() names a flag, its kind and range, its help, the RunSpec field it
 // sets (whose initializer is its default; the hang timeout's defaults differ
@@ -40,16 +41,16 @@ struct TakerDefault {
 
 // The RunSpec field a row sets; monostate: the taker binds it itself (the
 // seeds, the budget, the program file).
-using FlagField = std::variant<std::monostate, std::string RunSpec::*, std::size_t RunSpec::*, int RunSpec::*,
-                               double RunSpec::*>;
+using FlagField =
+    std::variant<std::monostate, std::string RunSpec::*, std::size_t RunSpec::*, int RunSpec::*, double RunSpec::*>;
 
 struct RunFlag {
   std::string_view names;  // CLI11's spelling: "-j,--threads"; the last one is the long name
   FlagKind kind = FlagKind::Word;
-  double lo = 0, hi = 0;   // Whole and Decimal
+  double lo = 0, hi = 0;  // Whole and Decimal
   std::string_view help;
   FlagField field{};
-  unsigned takers = 0;     // FlagTaker bits
+  unsigned takers = 0;  // FlagTaker bits
   // Word: the values it takes (its check, and the completion's words).
   std::vector<std::string> (*words)() = nullptr;
   // A check of its own (the mutant's message names `wsstress mutants list`):
@@ -65,7 +66,7 @@ struct RunFlag {
   // timeout: default_hang_timeout); empty: the bound variable's own.
   std::vector<TakerDefault> defaults{};
 
-  std::string_view long_name() const;                   // "--threads"
+  std::string_view long_name() const;  // "--threads"
   double hi_for(unsigned taker) const { return (wide_takers & taker) != 0 ? wide_hi : hi; }
   bool taken_by(unsigned taker) const { return (takers & taker) != 0; }
 };
@@ -95,12 +96,12 @@ std::vector<std::string> run_arguments(const RunSpec& spec, unsigned taker,
 // a finding (fuzz/); --mutant as the table spells it (none left out). In
 // this order, each left out when empty or 0.
 struct FuzzCommand {
-  std::string target{};              // --target program | schedule | oracle | reads_from
-  std::string convert{};             // --convert FILE
-  std::string mutant = "none";       // --mutant
-  std::string scenario{};            // --scenario (schedule: the pinned one)
-  std::uint64_t fuzzer_seed = 0;     // --fuzzer-seed
-  double max_seconds = 0;            // --max-seconds
+  std::string target{};           // --target program | schedule | oracle | reads_from
+  std::string convert{};          // --convert FILE
+  std::string mutant = "none";    // --mutant
+  std::string scenario{};         // --scenario (schedule: the pinned one)
+  std::uint64_t fuzzer_seed = 0;  // --fuzzer-seed
+  double max_seconds = 0;         // --max-seconds
 };
 std::string fuzz_command(const FuzzCommand& c);
 // The real-thread run of a program file, many times over (a program

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The pieces every scenario is written with: what a run is asked to do
 // (RunSpec), what it found (Verdict), and the context a scenario runs in
 // (Ctx): its seeded generator, its oracle, the live state a hang dump reads
@@ -18,23 +19,23 @@
 #include <utility>
 #include <vector>
 
-#include "wsstress/pool/thread_pool.hpp"
-#include "wsstress/pool/platform/splitmix64.hpp"
 #include "wsstress/core/dump.hpp"
 #include "wsstress/core/flag_taker.hpp"
+#include "wsstress/pool/platform/splitmix64.hpp"
+#include "wsstress/pool/thread_pool.hpp"
 
 namespace wsstress::core {
 
 struct RunSpec {
   std::string scenario = "mixed";
   std::string mutant = "none";
-  std::size_t threads = 2;     // workers per pool
-  std::size_t pools = 2;       // pools a scenario may use (cross uses at least 2)
-  std::size_t iterations = 20; // programs per seed
-  int noise = 1;               // 0 = off .. 3 = heavy
+  std::size_t threads = 2;                                    // workers per pool
+  std::size_t pools = 2;                                      // pools a scenario may use (cross uses at least 2)
+  std::size_t iterations = 20;                                // programs per seed
+  int noise = 1;                                              // 0 = off .. 3 = heavy
   double hang_timeout_s = default_hang_timeout(kRunCommand);  // no progress for this long = a hang (--hang-timeout)
-  std::string input;           // the `program` scenario: a program's bytes (empty: from the seed)
-  std::string input_path;      // where `input` came from, for replay commands
+  std::string input;       // the `program` scenario: a program's bytes (empty: from the seed)
+  std::string input_path;  // where `input` came from, for replay commands
 };
 
 // Crash: the process running the pool under test died of a signal (the
@@ -165,7 +166,7 @@ class Ctx {
     if (!ok) record_failure(what);
   }
   template <class Describe>
-    requires std::is_invocable_r_v<std::string, Describe&>
+  requires std::is_invocable_r_v<std::string, Describe&>
   void check(bool ok, Describe&& describe) {
     if (!ok) record_failure(describe());
   }
@@ -186,8 +187,7 @@ class Ctx {
    public:
     TrackedPool(std::string name, Builder builder) : pool_(std::make_unique<Pool>(std::move(builder))) {
       Pool* p = pool_.get();
-      id_ = LiveState::get().track_pool(std::move(name), &p->registry(),
-                                        [p] { return dump_registry(p->registry()); });
+      id_ = LiveState::get().track_pool(std::move(name), &p->registry(), [p] { return dump_registry(p->registry()); });
     }
     ~TrackedPool() { LiveState::get().untrack_pool(id_); }
     TrackedPool(const TrackedPool&) = delete;
@@ -201,7 +201,7 @@ class Ctx {
   };
 
   std::unique_ptr<TrackedPool> make_pool(const std::string& name, Builder builder = Builder(),
-                                        std::size_t min_threads = 1) {
+                                         std::size_t min_threads = 1) {
     builder.num_threads(std::max(spec.threads, min_threads));
     return std::make_unique<TrackedPool>(name, std::move(builder));
   }

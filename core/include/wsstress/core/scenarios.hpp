@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The scenarios of `wsstress run`, written once over <P, M>.
 //
 // Each turns the run's seed and size knobs into a concrete program, runs it on
@@ -55,18 +56,18 @@ namespace wsstress::core {
 // (scenarios/external_programs.hpp), outside mixed and the schedule fuzzer:
 // their buggy halves fail by design, and the lists' order keeps stored
 // corpora and mixed seeds meaning what they meant.
-#define WSSTRESS_SCENARIOS(X)           \
-  X(join, 1, true, false)               \
-  X(inject, 1, true, false)             \
-  X(cross, 1, true, false)              \
-  X(terminate, 1, true, false)          \
-  X(scope, 1, true, false)              \
-  X(broadcast, 2, true, false)          \
-  X(exception, 2, true, false)          \
-  X(program, 1, true, false)            \
-  X(cross_scope, 1, false, false)       \
-  X(rendezvous, 2, false, true)         \
-  X(mixed, 0, false, false)             \
+#define WSSTRESS_SCENARIOS(X)     \
+  X(join, 1, true, false)         \
+  X(inject, 1, true, false)       \
+  X(cross, 1, true, false)        \
+  X(terminate, 1, true, false)    \
+  X(scope, 1, true, false)        \
+  X(broadcast, 2, true, false)    \
+  X(exception, 2, true, false)    \
+  X(program, 1, true, false)      \
+  X(cross_scope, 1, false, false) \
+  X(rendezvous, 2, false, true)   \
+  X(mixed, 0, false, false)       \
   WSSTRESS_EXTERNAL_PROGRAMS(WSSTRESS_EXTERNAL_SCENARIO, X)
 
 // An external program's row as a scenario: never drawn by mixed or fuzzed.
@@ -147,9 +148,9 @@ struct Scenarios : PoolScenarios<P, M>, ScopeScenarios<P, M>, ProgramScenarios<P
   // Runs the named scenario; false if there is no such scenario.
   static bool run(C& c, const std::string& name) {
 #define WSSTRESS_SCENARIO_CASE(scenario, weight, fuzzed, sc) \
-  if (name == #scenario) {                                 \
-    Scenarios::scenario(c);                                \
-    return true;                                           \
+  if (name == #scenario) {                                   \
+    Scenarios::scenario(c);                                  \
+    return true;                                             \
   }
     WSSTRESS_SCENARIOS(WSSTRESS_SCENARIO_CASE)
 #undef WSSTRESS_SCENARIO_CASE
@@ -166,8 +167,9 @@ Verdict run_scenario(Ctx<P, M>& c) {
       return Verdict{VerdictKind::Internal, "unknown scenario '" + c.spec.scenario + "'", {}};
     }
   } catch (const Thrown& t) {
-    return Verdict{VerdictKind::Bug, "an exception thrown by a job (id " + std::to_string(t.id) +
-                                         ") escaped to the top of the scenario", {}};
+    return Verdict{VerdictKind::Bug,
+                   "an exception thrown by a job (id " + std::to_string(t.id) + ") escaped to the top of the scenario",
+                   {}};
   } catch (const std::exception& e) {
     return Verdict{VerdictKind::Bug, std::string("unexpected exception from the pool: ") + e.what(), {}};
   }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // How an error message quotes a value the user gave: in
 // single quotes, at most its first kShownBytes (100) bytes, then how long it was, so
 // a 100 MB reproducer token or a 100 KB argument is still a one-line error of

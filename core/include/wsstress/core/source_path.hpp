@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Source paths as the tool prints them. The build maps the project root out of
 // every SrcLoc and __FILE__ (-fmacro-prefix-map in the top CMakeLists.txt), so
 // verdicts, dumps and traces read `pool/include/wsstress/pool/sleep/sleep.hpp:247`

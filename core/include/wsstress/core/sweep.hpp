@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The seed loop every engine's campaign runs, once: which seeds a shard owns,
 // the time budget, stopping at the first failure, and progress at most ten
 // times a second; and the one rule that folds many verdicts into one.

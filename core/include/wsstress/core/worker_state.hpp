@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The live state of every worker thread: its pool, index, phase, idle rounds,
 // the latch it waits on and the last gate of sleep() it reached - what a hang
 // report prints. One function, apply_event, turns the pool's events into that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Why a stalled run's sleeping worker was never woken, read from the pool's
 // own events (after rayon-core's log.rs, where one function turns events into
 // thread state): the sleeper's announce and the gates of sleep() it passed,
@@ -24,8 +25,8 @@
 namespace wsstress::explain {
 
 struct RecordedEvent {
-  std::uint64_t step;    // the simulator's scheduling point; Relacy's history number
-  std::uint32_t fiber;   // the simulator's fiber id; Relacy's thread index
+  std::uint64_t step;   // the simulator's scheduling point; Relacy's history number
+  std::uint32_t fiber;  // the simulator's fiber id; Relacy's thread index
   pool::Event event;
   pool::SrcLoc loc;
 };
@@ -42,9 +43,9 @@ void format_event(char* buf, std::size_t size, const pool::Event& e, bool with_w
 
 struct StallContext {
   std::function<std::string(std::uint32_t)> fiber_name;
-  std::function<bool(std::uint32_t)> blocked;  // the fiber is blocked for good
+  std::function<bool(std::uint32_t)> blocked;       // the fiber is blocked for good
   std::function<std::string(std::uint32_t)> where;  // "blocked on a condvar at file:line"
-  bool window_complete = true;                 // the ring still holds the run's first event
+  bool window_complete = true;                      // the ring still holds the run's first event
 };
 
 // The explanation's lines: each sleeper's story, then each worker blocked

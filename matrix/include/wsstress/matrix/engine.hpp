@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The matrix's engines behind one interface, and the one registry of them
 //. An engine is one class in one file (matrix/src/engines/*.cpp:
 // real threads, the simulator, TSan, Relacy, the fuzzers) that says its name,
@@ -22,10 +23,10 @@
 namespace wsstress::matrix {
 
 using matrix::Deliver;
+using matrix::engine_error;
 using matrix::EngineResult;
 using matrix::MatrixRow;
 using matrix::MatrixSpec;
-using matrix::engine_error;
 
 // How long the matrix lets the row's child run before its backstop kills it:
 // budgets x budget_s + hang_factor x hang timeout + slack_s.
@@ -90,9 +91,9 @@ class MeasuringEngine : public Engine {
 
 // The cell's pieces, for engines whose cells differ from the default.
 bool is_engine_error(const MatrixRow& row);
-bool is_incomplete(const MatrixRow& row);           // stopped by its limit without a verdict (kIncomplete)
-std::string verdict_word(const MatrixRow& row);     // the outcome's first word ("crash (signal 6)" -> "crash")
-std::string seconds_text(double seconds);           // "0.4 s"
+bool is_incomplete(const MatrixRow& row);        // stopped by its limit without a verdict (kIncomplete)
+std::string verdict_word(const MatrixRow& row);  // the outcome's first word ("crash (signal 6)" -> "crash")
+std::string seconds_text(double seconds);        // "0.4 s"
 std::string with_judgement(std::string cell, const MatrixRow& row);  // "!" appended when not as expected
 
 // How the registry reads an engine's name and rank (core/registry.hpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // What an engine expects of a mutant, and the tables that say it. Each judged
 // engine keeps its own table beside its code (real_threads.cpp, simulator.cpp,
 // tsan.cpp, relacy_expectations.hpp): one row per mutant of pool/mutants.hpp,

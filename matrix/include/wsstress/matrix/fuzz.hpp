@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The fuzz engines (matrix/src/engines/fuzz.cpp: the matrix's fuzz-program and
 // fuzz-schedule columns) and what `wsstress fuzz` (cli/fuzz_cmd.cpp) shares
 // with them: running a fuzz target (fuzz/: libFuzzer under the fuzz preset,
@@ -26,10 +27,10 @@ struct FuzzOptions {
   double hang_timeout_s = core::default_hang_timeout(core::kFuzzCommand);
   unsigned jobs = 1;
   std::string mutant = "none";
-  std::string scenario;              // schedule, reads_from: pin the scenario (empty: each input's byte 0 picks)
-  std::string convert;               // a crash file to turn into a reproducer instead of fuzzing
-  std::string repro_path;            // --convert: where (default: FILE.repro)
-  std::string fuzz_bin;              // the fuzz targets' folder (default: ../fuzz from this wsstress)
+  std::string scenario;    // schedule, reads_from: pin the scenario (empty: each input's byte 0 picks)
+  std::string convert;     // a crash file to turn into a reproducer instead of fuzzing
+  std::string repro_path;  // --convert: where (default: FILE.repro)
+  std::string fuzz_bin;    // the fuzz targets' folder (default: ../fuzz from this wsstress)
   std::string out_dir = "wsstress-fuzz";
   std::string json_path;
   std::uint64_t runs = 0, seed = 0;
@@ -48,7 +49,7 @@ struct FuzzRun {
   std::string partial, crash, engine = "libFuzzer (coverage-guided)";
   std::uint64_t execs = 0, cov = 0, exec_per_s = 0, finding_execs = 0;
   bool killed = false;
-  bool standalone = false;  // the g++ build's driver: one process, no coverage measured
+  bool standalone = false;    // the g++ build's driver: one process, no coverage measured
   int stopped_by_signal = 0;  // we were asked to stop and passed it on to the fuzzer's process group
   int status = 0;
   double secs = 0;
@@ -78,10 +79,10 @@ FuzzRun watch_fuzzer(const FuzzOptions& o, pid_t pid, int fd);
 
 // A finding's input replayed in the simulator, and the reproducer it makes.
 struct Converted {
-  bool failing = false;        // the reproducer fails when replayed
-  bool crashed = false;        // the replay crashed the process: no reproducer, the crash file is one
+  bool failing = false;  // the reproducer fails when replayed
+  bool crashed = false;  // the replay crashed the process: no reproducer, the crash file is one
   std::string verdict, message, program_text;
-  std::string repro;           // the reproducer file's text
+  std::string repro;  // the reproducer file's text
 };
 // The crash file `crash` of o.target (with o.mutant, o.scenario): a
 // schedule input replays exactly; a program found on real threads is looked

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The Relacy engine's searches (matrix/src/engines/relacy.cpp), which `wsstress
 // relacy` (cli/relacy_cmd.cpp) and the matrix's Relacy column both run: the
 // (model, mutant) searches the options ask for, run one by one through the
@@ -17,21 +18,21 @@
 #include "wsstress/core/result.hpp"
 
 #if WSSTRESS_HAVE_RELACY
-#include "wsstress/relacy/models.hpp"
 #include "wsstress/core/failure_kind.hpp"
+#include "wsstress/relacy/models.hpp"
 #endif
 
 namespace wsstress::matrix::relacy_search {
 
 // Which searches to run, and their limits.
 struct SearchOptions {
-  std::vector<std::string> models;          // empty: every model
-  std::string mutant;                       // empty or "none": the clean pool; "all": every targeted mutant
-  std::optional<std::string> search;        // random, bound, full (default: each model's own)
+  std::vector<std::string> models;    // empty: every model
+  std::string mutant;                 // empty or "none": the clean pool; "all": every targeted mutant
+  std::optional<std::string> search;  // random, bound, full (default: each model's own)
   std::optional<unsigned> bound;
   std::optional<std::uint64_t> iterations;
-  double time_limit = 300;                  // per search
-  double memory_limit = 8;                  // GiB per search
+  double time_limit = 300;  // per search
+  double memory_limit = 8;  // GiB per search
 };
 
 #if WSSTRESS_HAVE_RELACY

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // What the matrix's Relacy column (matrix/src/engines/relacy.cpp) expects of every
 // mutant: the verdict of the Relacy models that target it (relacy/'s model
 // table has the per-model detail and the reasons), Cannot when no model

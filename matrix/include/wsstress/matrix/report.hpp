@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The mutant matrix's data: what a row asks of an engine (MatrixSpec), what
 // the engine returns (EngineResult, typed: the matrix spells no command line
 // and parses no report), and the rows and report the matrix makes of it
@@ -22,13 +23,13 @@ namespace wsstress::matrix {
 using namespace core;
 
 struct MatrixSpec {
-  std::string engine;            // the column's engine (matrix::Engine::name)
-  std::string self;              // this executable, which some engines start as a child
+  std::string engine;  // the column's engine (matrix::Engine::name)
+  std::string self;    // this executable, which some engines start as a child
   std::size_t sim_iterations = 3;
-  double budget_s = 60;          // per mutant
+  double budget_s = 60;                                          // per mutant
   double hang_timeout_s = default_hang_timeout(kMatrixCommand);  // no progress for this long in a child = a hang
-  RunSpec base;                  // threads, pools, iterations, noise for every child
-  std::vector<std::string> only; // empty: the whole catalog
+  RunSpec base;                                                  // threads, pools, iterations, noise for every child
+  std::vector<std::string> only;                                 // empty: the whole catalog
   // Overrides of the catalog's expected failure kinds (`--expect-kind`), to
   // check the checker: a catch of another kind must be reported.
   std::map<std::string, FailureKinds> expect_kinds;
@@ -37,13 +38,13 @@ struct MatrixSpec {
 // What an engine found for one mutant, as a row needs it.
 struct EngineResult {
   bool caught = false;
-  std::string outcome;          // caught: the verdict ("bug", "hang", "DEADLOCK"); else "pass", "empty (no seed ran)",
-                                // "incomplete" (kIncomplete), "error (...)"
-  std::string message;          // the failure's one line (or the error's)
-  std::uint64_t first_seed = 0; // the failing seed (Relacy: the failing execution)
-  std::uint64_t runs = 0;       // seeds, executions or inputs run
-  double at_seconds = -1;       // when the catch came (< 0: the child's whole time)
-  std::string replay;           // the command that shows the catch again
+  std::string outcome;           // caught: the verdict ("bug", "hang", "DEADLOCK"); else "pass", "empty (no seed ran)",
+                                 // "incomplete" (kIncomplete), "error (...)"
+  std::string message;           // the failure's one line (or the error's)
+  std::uint64_t first_seed = 0;  // the failing seed (Relacy: the failing execution)
+  std::uint64_t runs = 0;        // seeds, executions or inputs run
+  double at_seconds = -1;        // when the catch came (< 0: the child's whole time)
+  std::string replay;            // the command that shows the catch again
 };
 
 // The outcome of a row whose search was stopped by its limit before it
@@ -82,15 +83,15 @@ struct MatrixRow {
   MutantInfo mutant;
   std::string scenario;
   bool caught = false;
-  std::string outcome;        // "bug", "hang", "crash (signal 6)", "pass" ...
-  std::string message;        // the first failure's message, if any
+  std::string outcome;  // "bug", "hang", "crash (signal 6)", "pass" ...
+  std::string message;  // the first failure's message, if any
   std::uint64_t first_seed = 0;
-  std::uint64_t runs = 0;     // seeds run (to the first catch, or in the budget)
-  double seconds = 0;         // to the first catch, or the whole budget
-  std::string replay;         // the child's replay command for the catch
+  std::uint64_t runs = 0;                // seeds run (to the first catch, or in the budget)
+  double seconds = 0;                    // to the first catch, or the whole budget
+  std::string replay;                    // the child's replay command for the catch
   FailureKind kind = FailureKind::None;  // what the catch was (classify_failure)
   bool kind_as_expected = true;          // the catch's kind is one the catalog allows
-  bool as_expected = true;    // per the engine's Expect: caught if Catch, clean if Pass; and of an allowed kind
+  bool as_expected = true;  // per the engine's Expect: caught if Catch, clean if Pass; and of an allowed kind
 };
 
 struct MatrixReport {

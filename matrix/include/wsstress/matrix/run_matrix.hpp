@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Running the mutant matrix with one engine: every catalog mutant (and the
 // clean pool) in a forked child process of its own, judged against what the
 // engine expects of it (engine.hpp). The data it reads and returns is

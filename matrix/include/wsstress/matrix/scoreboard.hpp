@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The scoreboard: for each strategy x memory model x
 // target, the schedules (and seconds) to the first failure over many
 // independent runs, as a distribution. A target is a scenario with a mutant
@@ -49,12 +50,12 @@ struct ScoreboardSpec {
   std::vector<ScoreTarget> targets;
   std::vector<sim::StrategyKind> strategies;
   std::vector<sim::MemoryModel> memories;
-  std::uint64_t runs = 20;     // independent runs per cell
-  std::uint64_t budget = 1000; // schedules per run
-  double run_seconds = 0;      // and wall seconds per run (0: none; a run it ends is a miss)
-  std::uint64_t seed = 0;      // the board's seed: every run's seeds derive from it
-  unsigned jobs = 1;           // worker processes
-  sim::SimCampaignSpec base;   // sizes and knobs every run shares (`sim`'s defaults)
+  std::uint64_t runs = 20;      // independent runs per cell
+  std::uint64_t budget = 1000;  // schedules per run
+  double run_seconds = 0;       // and wall seconds per run (0: none; a run it ends is a miss)
+  std::uint64_t seed = 0;       // the board's seed: every run's seeds derive from it
+  unsigned jobs = 1;            // worker processes
+  sim::SimCampaignSpec base;    // sizes and knobs every run shares (`sim`'s defaults)
 };
 
 // The first seed of run `run` of every cell: the high 32 bits are
@@ -85,7 +86,7 @@ struct ScoreboardReport {
   ScoreboardSpec spec;
   std::vector<ScoreCell> cells;  // target-major, then memory, then strategy; skipped models absent
   double elapsed_s = 0;
-  int stopped_by_signal = 0;     // an unfinished report keeps only the finished cells
+  int stopped_by_signal = 0;  // an unfinished report keeps only the finished cells
 };
 
 // Runs every cell's runs in `spec.jobs` worker processes (the mutants switch

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The `tsan` column's reading of a ThreadSanitizer report (tsan.cpp), exposed
 // for its test.
 #pragma once

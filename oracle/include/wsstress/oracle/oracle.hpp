@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The rayon-core oracle: one program (program.hpp) run on the port
 // and on real rayon-core 1.10.1, and their canonical logs (program_log.hpp)
 // compared. rayon-core runs in a child process, the runner built from
@@ -14,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "wsstress/core/result.hpp"
 #include "wsstress/core/program.hpp"
 #include "wsstress/core/program_log.hpp"
+#include "wsstress/core/result.hpp"
 
 namespace wsstress::oracle {
 
@@ -121,8 +122,9 @@ struct PortRun {
   SideRun run;
   std::string sequential;
 };
-PortRun run_port(const std::string& bytes, double timeout_s, const std::function<void(const std::string& dump)>& on_hang,
-                 bool hang = false, const std::string& mutant = "none", WrongPort wrong = WrongPort::None);
+PortRun run_port(const std::string& bytes, double timeout_s,
+                 const std::function<void(const std::string& dump)>& on_hang, bool hang = false,
+                 const std::string& mutant = "none", WrongPort wrong = WrongPort::None);
 // Whether run_port knows `mutant` ("none" included).
 bool port_has_mutant(const std::string& mutant);
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! rayon-core 1.10.1 side of `pool/bench/compare`. Each workload mirrors one in
 //! pool/bench/pool_bench.cpp, and results are printed in Google Benchmark's JSON
 //! shape ({"benchmarks":[{"name", "real_time", "time_unit"}]}) so that one

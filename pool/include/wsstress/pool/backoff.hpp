@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// SPDX-FileCopyrightText: The Crossbeam Project Developers; The wsstress developers
 // Backoff: crossbeam-utils 0.8.12's exponential backoff, which crossbeam-deque's
 // Injector uses while another thread is half-way through a push or a block
 // change (`spin` after a lost CAS, `snooze` while waiting for a write).

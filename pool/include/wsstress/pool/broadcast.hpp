@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// SPDX-FileCopyrightText: The Rayon developers; The wsstress developers
 // broadcast and spawn_broadcast (broadcast/mod.rs): run an operation once on
 // every worker of a pool.
 //
@@ -45,8 +47,7 @@ namespace detail {
 template <class P, class Job>
 class FixedJobs {
  public:
-  explicit FixedJobs(std::size_t capacity)
-      : jobs_(std::allocator<Job>().allocate(capacity)), capacity_(capacity) {}
+  explicit FixedJobs(std::size_t capacity) : jobs_(std::allocator<Job>().allocate(capacity)), capacity_(capacity) {}
   FixedJobs(const FixedJobs&) = delete;
   FixedJobs& operator=(const FixedJobs&) = delete;
   ~FixedJobs() {

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// SPDX-FileCopyrightText: The Rayon developers; The wsstress developers
 // ThreadPoolBuilder and its error type (lib.rs), and ThreadBuilder
 // (registry.rs): the configuration a Registry is built from.
 //
@@ -86,8 +88,8 @@ inline std::size_t resolve_num_threads(std::size_t requested, const char* rayon_
 template <class P, class M>
 class ThreadBuilder {
  public:
-  ThreadBuilder(std::optional<std::string> name, std::optional<std::size_t> stack_size,
-                RegistryRef<P, M> registry, std::size_t index)
+  ThreadBuilder(std::optional<std::string> name, std::optional<std::size_t> stack_size, RegistryRef<P, M> registry,
+                std::size_t index)
       : name_(std::move(name)), stack_size_(stack_size), registry_(std::move(registry)), index_(index) {}
   ThreadBuilder(ThreadBuilder&&) noexcept = default;
   ThreadBuilder& operator=(ThreadBuilder&&) noexcept = default;
@@ -117,23 +119,47 @@ class BasicThreadPoolBuilder {
   using SpawnHandler = std::function<std::error_code(ThreadBuilder<P, M>)>;
 
   // 0 (the default) means: from RAYON_NUM_THREADS, else the CPU count.
-  BasicThreadPoolBuilder& num_threads(std::size_t n) & noexcept { num_threads_ = n; return *this; }
+  BasicThreadPoolBuilder& num_threads(std::size_t n) & noexcept {
+    num_threads_ = n;
+    return *this;
+  }
   BasicThreadPoolBuilder&& num_threads(std::size_t n) && noexcept { return std::move(num_threads(n)); }
-  BasicThreadPoolBuilder& thread_name(ThreadNameFn f) & { thread_name_ = std::move(f); return *this; }
+  BasicThreadPoolBuilder& thread_name(ThreadNameFn f) & {
+    thread_name_ = std::move(f);
+    return *this;
+  }
   BasicThreadPoolBuilder&& thread_name(ThreadNameFn f) && { return std::move(thread_name(std::move(f))); }
-  BasicThreadPoolBuilder& stack_size(std::size_t bytes) & noexcept { stack_size_ = bytes; return *this; }
+  BasicThreadPoolBuilder& stack_size(std::size_t bytes) & noexcept {
+    stack_size_ = bytes;
+    return *this;
+  }
   BasicThreadPoolBuilder&& stack_size(std::size_t bytes) && noexcept { return std::move(stack_size(bytes)); }
   // Receives exceptions escaping spawned jobs; without one they abort the process.
-  BasicThreadPoolBuilder& panic_handler(PanicHandler h) & { panic_handler_ = std::move(h); return *this; }
+  BasicThreadPoolBuilder& panic_handler(PanicHandler h) & {
+    panic_handler_ = std::move(h);
+    return *this;
+  }
   BasicThreadPoolBuilder&& panic_handler(PanicHandler h) && { return std::move(panic_handler(std::move(h))); }
-  BasicThreadPoolBuilder& start_handler(StartHandler h) & { start_handler_ = std::move(h); return *this; }
+  BasicThreadPoolBuilder& start_handler(StartHandler h) & {
+    start_handler_ = std::move(h);
+    return *this;
+  }
   BasicThreadPoolBuilder&& start_handler(StartHandler h) && { return std::move(start_handler(std::move(h))); }
-  BasicThreadPoolBuilder& exit_handler(ExitHandler h) & { exit_handler_ = std::move(h); return *this; }
+  BasicThreadPoolBuilder& exit_handler(ExitHandler h) & {
+    exit_handler_ = std::move(h);
+    return *this;
+  }
   BasicThreadPoolBuilder&& exit_handler(ExitHandler h) && { return std::move(exit_handler(std::move(h))); }
-  BasicThreadPoolBuilder& spawn_handler(SpawnHandler h) & { spawn_handler_ = std::move(h); return *this; }
+  BasicThreadPoolBuilder& spawn_handler(SpawnHandler h) & {
+    spawn_handler_ = std::move(h);
+    return *this;
+  }
   BasicThreadPoolBuilder&& spawn_handler(SpawnHandler h) && { return std::move(spawn_handler(std::move(h))); }
   // Deprecated in rayon: workers pop their own deque FIFO.
-  BasicThreadPoolBuilder& breadth_first() & noexcept { breadth_first_ = true; return *this; }
+  BasicThreadPoolBuilder& breadth_first() & noexcept {
+    breadth_first_ = true;
+    return *this;
+  }
   BasicThreadPoolBuilder&& breadth_first() && noexcept { return std::move(breadth_first()); }
 
   // Builds a pool; throws ThreadPoolBuildError (defined in thread_pool.hpp).
@@ -152,8 +178,8 @@ class BasicThreadPoolBuilder {
 
   // ---- read by Registry::create ----
   std::size_t get_num_threads() const noexcept {
-    return resolve_num_threads(num_threads_, std::getenv("RAYON_NUM_THREADS"),
-                               std::getenv("RAYON_RS_NUM_CPUS"), P::default_num_threads());
+    return resolve_num_threads(num_threads_, std::getenv("RAYON_NUM_THREADS"), std::getenv("RAYON_RS_NUM_CPUS"),
+                               P::default_num_threads());
   }
   std::optional<std::string> get_thread_name(std::size_t index) {
     if (!thread_name_) return std::nullopt;

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// SPDX-FileCopyrightText: The Crossbeam Project Developers; The wsstress developers
 // Deque: the per-worker Chase-Lev work-stealing deque (crossbeam-deque 0.8.1's
 // Worker and Stealer, which rayon-core uses for local and broadcast queues).
 //
@@ -144,8 +146,7 @@ class Deque {
     JobRef job(owner_slot(b).load(std::memory_order_relaxed));
     if (len == 0) {
       // Last job: race the thieves for it on `front`.
-      if (!front_.compare_exchange_strong(f, f + 1, std::memory_order_seq_cst,
-                                          std::memory_order_relaxed)) {
+      if (!front_.compare_exchange_strong(f, f + 1, std::memory_order_seq_cst, std::memory_order_relaxed)) {
         job = JobRef();
       }
       back_.store(b + 1, std::memory_order_relaxed);
@@ -196,17 +197,14 @@ class Deque {
     explicit Buffer(std::size_t c) : cap(c), slots(new Atomic<JobHeader*>[c]) {
       for (std::size_t i = 0; i < c; ++i) slots[i].store(nullptr, std::memory_order_relaxed);
     }
-    Atomic<JobHeader*>& at(std::int64_t index) noexcept {
-      return slots[static_cast<std::size_t>(index) & (cap - 1)];
-    }
+    Atomic<JobHeader*>& at(std::int64_t index) noexcept { return slots[static_cast<std::size_t>(index) & (cap - 1)]; }
     std::size_t cap;
     std::unique_ptr<Atomic<JobHeader*>[]> slots;
   };
 
   // Initialises `buffer_` without an atomic operation, as the engines'
   // platforms would count one as a scheduling point.
-  Deque(Flavor flavor, Buffer* buffer)
-      : flavor_(flavor), front_(0), back_(0), buffer_(buffer), cached_(buffer) {
+  Deque(Flavor flavor, Buffer* buffer) : flavor_(flavor), front_(0), back_(0), buffer_(buffer), cached_(buffer) {
     cache_owner_view();
   }
 
@@ -241,7 +239,7 @@ class Deque {
     // (the bag's queue and the epoch are words of their own).
     if (kRustJobRefBytes * new_cap >= kFlushThresholdBytes) P::fence(std::memory_order_seq_cst);
   }
-  static constexpr std::size_t kRustJobRefBytes = 16;  // rayon-core's JobRef: a data and a function pointer
+  static constexpr std::size_t kRustJobRefBytes = 16;           // rayon-core's JobRef: a data and a function pointer
   static constexpr std::size_t kFlushThresholdBytes = 1 << 10;  // crossbeam-deque's FLUSH_THRESHOLD_BYTES
 
   const Flavor flavor_;

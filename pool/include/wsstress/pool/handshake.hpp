@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// SPDX-FileCopyrightText: The Rayon developers; The wsstress developers
 // The sleep handshake's two halves as free functions over its pieces (a
 // Sleep, the waiting worker's CoreLatch, the job queues), so that Registry and
 // WorkerThread, and the Relacy handshake models below the registry

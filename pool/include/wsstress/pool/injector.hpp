@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// SPDX-FileCopyrightText: The Crossbeam Project Developers; The wsstress developers
 // Injector: crossbeam-deque 0.8.1's Injector (deque.rs, `Injector<T>`), the
 // lock-free FIFO that rayon-core uses for the global injector and for JobFifo,
 // the per-worker queue behind spawn_fifo.
@@ -268,7 +270,9 @@ class JobFifo : public JobHeader {
       Steal s = self->inner_.steal();
       if (s.kind == StealKind::Success) return s.job.execute();
       if (s.kind == StealKind::Empty) abort_with<P>("FIFO is empty");
-      trace<P>([] { return Event{EventKind::StealRetry, nullptr, Event::kNoWorker, std::uint64_t(StealRetryFrom::JobFifo)}; });
+      trace<P>([] {
+        return Event{EventKind::StealRetry, nullptr, Event::kNoWorker, std::uint64_t(StealRetryFrom::JobFifo)};
+      });
     }
   }
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// SPDX-FileCopyrightText: The Rayon developers; The wsstress developers
 // Jobs: what the deques, the injector and the broadcast queues carry (job.rs).
 //
 // A JobRef is one pointer to a JobHeader, the first base of every job type, which

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// SPDX-FileCopyrightText: The Rayon developers; The wsstress developers
 // join and join_context (join/mod.rs): run two closures, potentially in parallel.
 //
 // On a worker, B is pushed on the local deque as a StackJob with a SpinLatch,
@@ -64,7 +66,9 @@ auto join_impl(A&& oper_a, B&& oper_b)
   using Result = std::pair<RA, ValueOrUnit<RB>>;
 
   return in_worker<P, M>([&](WorkerThread<P, M>& worker_thread, bool injected) -> Result {
-    auto call_b = [&oper_b](bool migrated) -> RB { return call_join_half<kWithContext>(std::forward<B>(oper_b), migrated); };
+    auto call_b = [&oper_b](bool migrated) -> RB {
+      return call_join_half<kWithContext>(std::forward<B>(oper_b), migrated);
+    };
     StackJob<P, SpinLatch<P, M>, decltype(call_b), RB> job_b(std::move(call_b), SpinLatch<P, M>(worker_thread));
     const JobRef job_b_ref = job_b.as_job_ref();
     worker_thread.push(job_b_ref);

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// SPDX-FileCopyrightText: The Rayon developers; The wsstress developers
 // The latch family (latch.rs): one-shot signals a thread waits on.
 //
 // CoreLatch is the four-state word that lets a waiting worker go to sleep on it:
@@ -46,23 +48,20 @@ class CoreLatch {
   // Gate 1 of sleep(): false if the latch was set since the owner last looked.
   bool get_sleepy() noexcept {
     std::size_t expected = UNSET;
-    return state_.compare_exchange_strong(expected, SLEEPY, std::memory_order_seq_cst,
-                                          std::memory_order_relaxed);
+    return state_.compare_exchange_strong(expected, SLEEPY, std::memory_order_seq_cst, std::memory_order_relaxed);
   }
 
   // Gate 3 of sleep(), under the is_blocked lock: false if set meanwhile.
   bool fall_asleep() noexcept {
     std::size_t expected = SLEEPY;
-    return state_.compare_exchange_strong(expected, SLEEPING, std::memory_order_seq_cst,
-                                          std::memory_order_relaxed);
+    return state_.compare_exchange_strong(expected, SLEEPING, std::memory_order_seq_cst, std::memory_order_relaxed);
   }
 
   // The owner is awake again; leaves SET alone.
   void wake_up() noexcept {
     if (!probe()) {
       std::size_t expected = SLEEPING;
-      state_.compare_exchange_strong(expected, UNSET, std::memory_order_seq_cst,
-                                     std::memory_order_relaxed);
+      state_.compare_exchange_strong(expected, UNSET, std::memory_order_seq_cst, std::memory_order_relaxed);
     }
   }
 
@@ -99,8 +98,7 @@ class SpinLatch {
   static SpinLatch cross(const WorkerThread<P, M>& thread) noexcept;
 
   SpinLatch(SpinLatch&& other) noexcept
-      : registry_(other.registry_), target_worker_index_(other.target_worker_index_),
-        cross_(other.cross_) {}
+      : registry_(other.registry_), target_worker_index_(other.target_worker_index_), cross_(other.cross_) {}
 
   bool probe() const noexcept { return core_latch_.probe(); }
   CoreLatch<P, M>& as_core_latch() noexcept { return core_latch_; }

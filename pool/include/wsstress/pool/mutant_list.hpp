@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// SPDX-FileCopyrightText: The Rayon developers; The wsstress developers
 // The mutant policy types the tools instantiate, made from the list in
 // mutants.hpp (WSSTRESS_MUTANTS): for each entry X(Type, name, (members), ...)
 // a struct `Type` deriving NoMutants with those members, and the names in list

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// SPDX-FileCopyrightText: The Rayon developers; The wsstress developers
 // The mutant policy: the second compile-time parameter of every pool template,
 // and the list of mutants the tools build from it.
 //

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// SPDX-FileCopyrightText: The Rust Project Developers; The Rayon developers; The wsstress developers
 // Rust's `usize::from_str`, the one parser behind every number rayon-core reads
 // from text: the thread-count variables (builder.hpp) and the cgroup files
 // num_cpus reads (platform/num_cpus.hpp).

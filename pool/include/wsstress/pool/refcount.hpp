@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// SPDX-FileCopyrightText: The Rust Project Developers; The Rayon developers; The wsstress developers
 // RefCount: the orders of Rust's Arc, for every keep-alive in the pool (the
 // Registry's references, ArcJob's).
 //

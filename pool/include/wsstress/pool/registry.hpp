@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// SPDX-FileCopyrightText: The Rayon developers; The wsstress developers
 // Registry and WorkerThread: a pool's shared state and each worker's own state
 // (registry.rs), with the three ways into a pool.
 //
@@ -176,9 +178,7 @@ class WorkerThread {
   const Deque<P, M>& local_deque() const noexcept { return worker_; }
 
  private:
-  static WorkerThread*& current_slot() noexcept {
-    return P::template thread_local_slot<CurrentTag, WorkerThread*>();
-  }
+  static WorkerThread*& current_slot() noexcept { return P::template thread_local_slot<CurrentTag, WorkerThread*>(); }
   Event ev(EventKind kind, std::uint64_t a = 0, std::uint64_t b = 0) const noexcept {
     return Event{kind, registry_.get(), static_cast<std::uint32_t>(index_), a, b};
   }
@@ -263,7 +263,7 @@ class Registry {
         [&](std::size_t i) noexcept {
           if (i == 0) {  // under the lock
             WSSTRESS_CHECK_SYNC(P, terminate_count_.load(std::memory_order_acquire) != 0,
-                           "inject_broadcast() on a terminated registry");
+                                "inject_broadcast() on a terminated registry");
           }
           return job_ref_for(i);
         },
@@ -641,7 +641,8 @@ auto Registry<P, M>::in_worker_cross(Worker& current_thread, OP&& op)
   // latch while we spin below; straddling two lines, the job cost two line
   // transfers each way (cross_install at one thread 18 % slower; pool/README.md,
   // item 14). rayon-core's frame happens to put its job on such a boundary.
-  alignas(128) StackJob<P, SpinLatch<P, M>, decltype(call), R> job(std::move(call), SpinLatch<P, M>::cross(current_thread));
+  alignas(128) StackJob<P, SpinLatch<P, M>, decltype(call), R> job(std::move(call),
+                                                                   SpinLatch<P, M>::cross(current_thread));
   inject(job.as_job_ref());
   current_thread.wait_until(job.latch);
   return job.into_result();

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// SPDX-FileCopyrightText: The Rayon developers; The wsstress developers
 // scope, scope_fifo, in_place_scope, in_place_scope_fifo (scope/mod.rs).
 //
 // A scope counts its outstanding jobs in a ScopeLatch that starts at one (the
@@ -49,8 +51,7 @@ template <class S, class BODY>
 auto scope_broadcast_body(S* scope, BODY&& body) {
   return [scope, body = std::decay_t<BODY>(std::forward<BODY>(body))]() noexcept {
     scope->base().execute_job([&] {
-      BroadcastContext<typename S::Platform, typename S::Mutants>::with(
-          [&](auto ctx) { body(*scope, ctx); });
+      BroadcastContext<typename S::Platform, typename S::Mutants>::with([&](auto ctx) { body(*scope, ctx); });
     });
   };
 }
@@ -156,7 +157,6 @@ class ScopeBase {
   ScopeLatch<P, M> job_completed_latch_;
 };
 
-
 // A fork-join scope: spawned jobs may borrow from the frame around it.
 template <class P, class M>
 class Scope {
@@ -248,9 +248,8 @@ template <class P, class M, class OP>
 std::invoke_result_t<OP&, Scope<P, M>&> scope(OP&& op) {
   using R = std::invoke_result_t<OP&, Scope<P, M>&>;
   return detail::drop_unit<R>([&] {
-    return in_worker<P, M>([&](WorkerThread<P, M>& owner, bool) {
-      return detail::run_scope<Scope<P, M>>(&owner, nullptr, op);
-    });
+    return in_worker<P, M>(
+        [&](WorkerThread<P, M>& owner, bool) { return detail::run_scope<Scope<P, M>>(&owner, nullptr, op); });
   });
 }
 
@@ -258,9 +257,8 @@ template <class P, class M, class OP>
 std::invoke_result_t<OP&, ScopeFifo<P, M>&> scope_fifo(OP&& op) {
   using R = std::invoke_result_t<OP&, ScopeFifo<P, M>&>;
   return detail::drop_unit<R>([&] {
-    return in_worker<P, M>([&](WorkerThread<P, M>& owner, bool) {
-      return detail::run_scope<ScopeFifo<P, M>>(&owner, nullptr, op);
-    });
+    return in_worker<P, M>(
+        [&](WorkerThread<P, M>& owner, bool) { return detail::run_scope<ScopeFifo<P, M>>(&owner, nullptr, op); });
   });
 }
 

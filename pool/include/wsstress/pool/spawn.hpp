@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// SPDX-FileCopyrightText: The Rayon developers; The wsstress developers
 // spawn and spawn_fifo (spawn/mod.rs): fire-and-forget jobs.
 //
 // A spawned job is a HeapJob that holds one terminate count of its registry, so

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// SPDX-FileCopyrightText: The Rayon developers; The wsstress developers
 // BasicThreadPool: a user-created pool (thread_pool/mod.rs).
 //
 // Destroying the handle drops the pool's terminate count; once no spawned job
@@ -259,13 +261,34 @@ template <class P, class M>
 class [[deprecated("use ThreadPoolBuilder")]] BasicConfiguration {
  public:
   using Builder = BasicThreadPoolBuilder<P, M>;
-  BasicConfiguration& thread_name(typename Builder::ThreadNameFn f) { b_.thread_name(std::move(f)); return *this; }
-  BasicConfiguration& num_threads(std::size_t n) { b_.num_threads(n); return *this; }
-  BasicConfiguration& panic_handler(typename Builder::PanicHandler h) { b_.panic_handler(std::move(h)); return *this; }
-  BasicConfiguration& stack_size(std::size_t n) { b_.stack_size(n); return *this; }
-  BasicConfiguration& breadth_first() { b_.breadth_first(); return *this; }
-  BasicConfiguration& start_handler(typename Builder::StartHandler h) { b_.start_handler(std::move(h)); return *this; }
-  BasicConfiguration& exit_handler(typename Builder::ExitHandler h) { b_.exit_handler(std::move(h)); return *this; }
+  BasicConfiguration& thread_name(typename Builder::ThreadNameFn f) {
+    b_.thread_name(std::move(f));
+    return *this;
+  }
+  BasicConfiguration& num_threads(std::size_t n) {
+    b_.num_threads(n);
+    return *this;
+  }
+  BasicConfiguration& panic_handler(typename Builder::PanicHandler h) {
+    b_.panic_handler(std::move(h));
+    return *this;
+  }
+  BasicConfiguration& stack_size(std::size_t n) {
+    b_.stack_size(n);
+    return *this;
+  }
+  BasicConfiguration& breadth_first() {
+    b_.breadth_first();
+    return *this;
+  }
+  BasicConfiguration& start_handler(typename Builder::StartHandler h) {
+    b_.start_handler(std::move(h));
+    return *this;
+  }
+  BasicConfiguration& exit_handler(typename Builder::ExitHandler h) {
+    b_.exit_handler(std::move(h));
+    return *this;
+  }
   BasicThreadPool<P, M> build() { return b_.build(); }
   Builder& into_builder() noexcept { return b_; }
 

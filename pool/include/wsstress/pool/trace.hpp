@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// SPDX-FileCopyrightText: The Rayon developers; The wsstress developers
 // Events the pool reports to its platform, after rayon-core's `log::Event`.
 //
 // The algorithms call `trace<P>([&] { return Event{...}; })`. When the platform
@@ -14,34 +16,34 @@
 namespace wsstress::pool {
 
 enum class EventKind : std::uint8_t {
-  ThreadStart,        // worker entered its main loop (a = terminate latch)
-  ThreadTerminate,    // worker left its main loop
-  ThreadIdle,         // start_looking (a = latch waited on)
-  ThreadFoundWork,    // work_found (a = rounds spent idle)
-  ThreadSawLatchSet,  // wait_until_cold returned (a = latch)
-  ThreadIdleRound,    // no_work_found, before the round's action (a = rounds so far)
-  ThreadSleepy,       // announce_sleepy (a = JEC remembered)
-  ThreadSleepGate,    // sleep() is about to pass gate a (1..5); gate 2: b = is_blocked's mutex
-  ThreadSleepInterruptedByLatch,  // gate 1 or gate 3 stopped the sleep (a = latch)
-  ThreadSleepInterruptedByJob,    // gate 4: the JEC moved
+  ThreadStart,                       // worker entered its main loop (a = terminate latch)
+  ThreadTerminate,                   // worker left its main loop
+  ThreadIdle,                        // start_looking (a = latch waited on)
+  ThreadFoundWork,                   // work_found (a = rounds spent idle)
+  ThreadSawLatchSet,                 // wait_until_cold returned (a = latch)
+  ThreadIdleRound,                   // no_work_found, before the round's action (a = rounds so far)
+  ThreadSleepy,                      // announce_sleepy (a = JEC remembered)
+  ThreadSleepGate,                   // sleep() is about to pass gate a (1..5); gate 2: b = is_blocked's mutex
+  ThreadSleepInterruptedByLatch,     // gate 1 or gate 3 stopped the sleep (a = latch)
+  ThreadSleepInterruptedByJob,       // gate 4: the JEC moved
   ThreadSleepInterruptedByInjected,  // gate 5: a job in the injector/broadcast queue
-  ThreadSleeping,     // registered as sleeping, about to wait (a = latch, b = is_blocked's condvar)
-  ThreadAwoken,       // returned from the condvar wait (a = latch)
-  ThreadNotify,       // wake_specific_thread woke `worker`
-  JobPushed,          // pushed on the local deque
-  JobPopped,          // popped from the local deque
-  JobStolen,          // stolen (a = victim)
-  JobsInjected,       // injected from outside (a = count)
-  JobUninjected,      // taken from the injector
-  JobBroadcast,       // inject_broadcast (a = count)
-  JobThreadCounts,    // new_jobs read the counters (a = idle, b = sleepers)
-  LatchSet,           // a latch was set (a = latch, b = 1 if its owner slept)
-  StealRetry,         // a steal lost a race and is tried again (a = StealRetryFrom)
+  ThreadSleeping,                    // registered as sleeping, about to wait (a = latch, b = is_blocked's condvar)
+  ThreadAwoken,                      // returned from the condvar wait (a = latch)
+  ThreadNotify,                      // wake_specific_thread woke `worker`
+  JobPushed,                         // pushed on the local deque
+  JobPopped,                         // popped from the local deque
+  JobStolen,                         // stolen (a = victim)
+  JobsInjected,                      // injected from outside (a = count)
+  JobUninjected,                     // taken from the injector
+  JobBroadcast,                      // inject_broadcast (a = count)
+  JobThreadCounts,                   // new_jobs read the counters (a = idle, b = sleepers)
+  LatchSet,                          // a latch was set (a = latch, b = 1 if its owner slept)
+  StealRetry,                        // a steal lost a race and is tried again (a = StealRetryFrom)
   // Added for the explanation of a stall; last, so that the kinds
   // above keep the numbers stored reproducers' trace hashes were made with.
-  ThreadNotifyMissed, // wake_specific_thread found `worker` not blocked: no notify
-  CountLatchSet,      // a CountLatch reached zero: its core latch set (a, b as LatchSet)
-  BroadcastJobTaken,  // a worker took a job from its own broadcast queue
+  ThreadNotifyMissed,  // wake_specific_thread found `worker` not blocked: no notify
+  CountLatchSet,       // a CountLatch reached zero: its core latch set (a, b as LatchSet)
+  BroadcastJobTaken,   // a worker took a job from its own broadcast queue
 };
 
 // Which queue a StealRetry came from.
@@ -65,17 +67,19 @@ struct Event {
   std::uint64_t a = 0;  // the payload, named by the accessors below
   std::uint64_t b = 0;
 
-  std::uint64_t latch() const noexcept { return a; }    // ThreadIdle, ThreadSawLatchSet, ThreadSleeping,
-                                                        // ThreadAwoken, ThreadSleepInterruptedByLatch,
-                                                        // LatchSet, CountLatchSet
-  std::uint64_t rounds() const noexcept { return a; }   // ThreadFoundWork, ThreadIdleRound
-  std::uint64_t jec() const noexcept { return a; }      // ThreadSleepy
-  std::uint64_t gate() const noexcept { return a; }     // ThreadSleepGate
-  std::uint64_t victim() const noexcept { return a; }   // JobStolen
-  std::uint64_t count() const noexcept { return a; }    // JobsInjected, JobBroadcast
-  std::uint64_t idle() const noexcept { return a; }     // JobThreadCounts
-  std::uint64_t sleepers() const noexcept { return b; } // JobThreadCounts
-  bool owner_slept() const noexcept { return b != 0; }  // LatchSet, CountLatchSet
+  std::uint64_t latch() const noexcept {
+    return a;
+  }                                                      // ThreadIdle, ThreadSawLatchSet, ThreadSleeping,
+                                                         // ThreadAwoken, ThreadSleepInterruptedByLatch,
+                                                         // LatchSet, CountLatchSet
+  std::uint64_t rounds() const noexcept { return a; }    // ThreadFoundWork, ThreadIdleRound
+  std::uint64_t jec() const noexcept { return a; }       // ThreadSleepy
+  std::uint64_t gate() const noexcept { return a; }      // ThreadSleepGate
+  std::uint64_t victim() const noexcept { return a; }    // JobStolen
+  std::uint64_t count() const noexcept { return a; }     // JobsInjected, JobBroadcast
+  std::uint64_t idle() const noexcept { return a; }      // JobThreadCounts
+  std::uint64_t sleepers() const noexcept { return b; }  // JobThreadCounts
+  bool owner_slept() const noexcept { return b != 0; }   // LatchSet, CountLatchSet
   StealRetryFrom retry_from() const noexcept { return static_cast<StealRetryFrom>(a); }  // StealRetry
 };
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The pool's events of the current Relacy execution, for the explanation of a
 // failure (relacy/src/explain_failure.cpp, which hands them to the
 // simulator's explainer, wsstress/sim/explain.hpp). RelacyPlatform::on_event
@@ -23,8 +24,8 @@
 namespace wsstress::relacy {
 
 struct LoggedEvent {
-  std::uint64_t seq;      // 1, 2, ... within the execution
-  std::uint32_t thread;   // Relacy's thread index
+  std::uint64_t seq;     // 1, 2, ... within the execution
+  std::uint32_t thread;  // Relacy's thread index
   pool::Event event;
   pool::SrcLoc loc;
 };

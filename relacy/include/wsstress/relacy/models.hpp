@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The Relacy models: what each one claims, which mutants it targets, and how
 // to run one (model x mutant x search) and get its verdict. The models
 // themselves live in src/models/, one file per model or family of models, each instantiating
@@ -29,26 +30,26 @@ std::optional<Search> parse_search(const std::string& text);
 
 struct SearchSpec {
   Search kind = Search::Bound;
-  unsigned context_bound = 2;          // Bound: at most this many preemptions
-  std::uint64_t iterations = 200000;   // Random: executions; Full and Bound ignore it
-  double max_seconds = 600;            // the run is killed past this (Full and Bound cannot be cut short)
-  double max_gib = 8;                  // ... or past this much resident memory, so a search too big for the
-                                       // machine is reported instead of being OOM-killed
+  unsigned context_bound = 2;         // Bound: at most this many preemptions
+  std::uint64_t iterations = 200000;  // Random: executions; Full and Bound ignore it
+  double max_seconds = 600;           // the run is killed past this (Full and Bound cannot be cut short)
+  double max_gib = 8;                 // ... or past this much resident memory, so a search too big for the
+                                      // machine is reported instead of being OOM-killed
 };
 
 // A catalog mutant a model is run against, and what the model does with it.
 struct Target {
   std::string mutant;
-  bool expect_fail = true;             // false: the mutant is equivalent under the model, or not shown by it
-  std::string note;                    // why, when it is not expected to fail
+  bool expect_fail = true;  // false: the mutant is equivalent under the model, or not shown by it
+  std::string note;         // why, when it is not expected to fail
 };
 
 struct ModelInfo {
   std::string name;
-  std::string claim;                   // what a pass means
-  std::string config;                  // the model's sizes and knobs
-  std::vector<Target> targets;         // the catalog mutants this model is run against
-  SearchSpec ci;                       // the search ctest and `wsstress relacy` run by default
+  std::string claim;            // what a pass means
+  std::string config;           // the model's sizes and knobs
+  std::vector<Target> targets;  // the catalog mutants this model is run against
+  SearchSpec ci;                // the search ctest and `wsstress relacy` run by default
 };
 
 // ---- the client (wsstress_relacy_client) ----
@@ -68,11 +69,11 @@ struct ModelResult {
   std::string model, mutant;
   SearchSpec search;
   Outcome outcome = Outcome::Error;
-  std::string relacy_result;           // Relacy's own name for it: DEADLOCK, DATA RACE, USER ASSERT FAILED...
-  std::uint64_t executions = 0;        // executions run (on a failure: the failing one's number)
-  bool exhaustive = false;             // Full/Bound search finished: every execution within the bound
+  std::string relacy_result;     // Relacy's own name for it: DEADLOCK, DATA RACE, USER ASSERT FAILED...
+  std::uint64_t executions = 0;  // executions run (on a failure: the failing one's number)
+  bool exhaustive = false;       // Full/Bound search finished: every execution within the bound
   double seconds = 0;
-  std::string trace;                   // Relacy's history of the failing execution
+  std::string trace;  // Relacy's history of the failing execution
   // For a hang (DEADLOCK, LIVELOCK): why the sleeping worker was never woken,
   // the simulator's explanation of the failing execution's pool events (one
   // line each; steps are the history's numbers); empty otherwise.
@@ -92,7 +93,7 @@ Result<ModelResult> run_model(const std::string& model, const std::string& mutan
 // drift. The limits stay with the client, which enforces them.
 struct RunRequest {
   std::string model, mutant;
-  SearchSpec search;                   // its kind, context_bound and iterations
+  SearchSpec search;  // its kind, context_bound and iterations
   std::vector<std::string> to_args() const;
   // The arguments after the program's name; the error says what is wrong.
   static Result<RunRequest> from_args(const std::vector<std::string>& args);
@@ -119,7 +120,7 @@ struct ModelEntry {
   const char* model;
   const char* mutant;
   ModelFn run;
-  bool expect_fail = true;             // for "none" (the clean pool): false
+  bool expect_fail = true;  // for "none" (the clean pool): false
   const char* note = "";
 };
 
@@ -127,8 +128,8 @@ struct ModelEntry {
 struct MutantEntry {
   const char* mutant;
   ModelFn run;
-  bool expect_fail = true;             // Target::expect_fail
-  const char* note = "";               // Target::note
+  bool expect_fail = true;  // Target::expect_fail
+  const char* note = "";    // Target::note
 };
 
 // A model as its own file declares it, beside its code, and registers it
@@ -140,14 +141,14 @@ struct MutantEntry {
 // exhaustive context-bound search at the largest bound that finishes in
 // seconds (the README's table has the next bound's time).
 struct ModelDecl {
-  int rank;                            // the model's place in the table (--list, --mutant all): ascending,
-                                       // as files register in no set order
+  int rank;  // the model's place in the table (--list, --mutant all): ascending,
+             // as files register in no set order
   const char* name;
   const char* claim;
   const char* config;
   SearchSpec ci;
-  ModelFn clean;                       // the model on the clean pool, which must pass
-  std::vector<MutantEntry> mutants;    // the catalog mutants it targets, in the order they run
+  ModelFn clean;                     // the model on the clean pool, which must pass
+  std::vector<MutantEntry> mutants;  // the catalog mutants it targets, in the order they run
 };
 // How the registry reads a model's name and rank (core/registry.hpp).
 inline const char* registry_name(const ModelDecl& m) noexcept { return m.name; }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // RelacyPlatform: the pool's platform policy mapped onto Relacy, so the models
 // search the C++ memory model over the pool's own Registry, Sleep,
 // AtomicCounters, latches and deques rather than over a re-typed copy.
@@ -19,12 +20,12 @@
 // every standard header the pool uses.
 #pragma once
 
-#include <cstdio>
 #include <array>
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -34,10 +35,10 @@
 #include <thread>
 #include <vector>
 
+#include "wsstress/explain/explain.hpp"
 #include "wsstress/pool/platform/concept.hpp"
 #include "wsstress/pool/trace.hpp"
 #include "wsstress/relacy/event_log.hpp"
-#include "wsstress/explain/explain.hpp"
 
 // Relacy's sub-headers in the order its umbrella relacy.hpp includes them
 // (context_base_impl.hpp, for one, does not compile on its own), kept out of

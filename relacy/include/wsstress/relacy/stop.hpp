@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // How a caller asks the running Relacy search to stop (a SIGINT to `wsstress
 // relacy`): the runner polls this check while it waits for its child and
 // kills the child when it says so. Kept apart from models.hpp so the models,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // What the simulator asks of AddressSanitizer, in one place: the fiber
 // annotations (without them ASan takes a switch to a fiber's stack for a stack
 // overflow and reports false errors), unpoisoning a reused fiber stack,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The simulator engine over the scenarios: one run (a scenario, a seed, a
 // strategy, a memory model, a mutant), the bounded depth-first search, the
 // reproducer file, and the shrinker.
@@ -8,10 +9,10 @@
 #include <optional>
 #include <string>
 
-#include "wsstress/core/result.hpp"
-#include "wsstress/sim/sim.hpp"
 #include "wsstress/core/campaign_spec.hpp"
+#include "wsstress/core/result.hpp"
 #include "wsstress/core/scenarios.hpp"
+#include "wsstress/sim/sim.hpp"
 
 namespace wsstress::sim {
 
@@ -42,9 +43,9 @@ SimResult sim_run_one(const core::RunSpec& spec, const SimConfig& config) {
 struct DfsReport {
   std::uint64_t executions = 0;
   std::uint64_t steps = 0;
-  bool exhausted = false;          // every schedule within the bound was run
+  bool exhausted = false;  // every schedule within the bound was run
   std::optional<SimResult> failure;
-  SimConfig failing_config;        // with `forced` = the failing schedule
+  SimConfig failing_config;  // with `forced` = the failing schedule
 };
 
 // Explores every schedule with at most config.preemption_bound preemptions
@@ -64,11 +65,11 @@ DfsReport dfs_explore(const SimProgram& run, SimConfig config, std::uint64_t max
 
 struct Repro {
   core::RunSpec spec;
-  SimConfig config;                // seed, strategy, memory, knobs; `forced` = the schedule
-  std::string verdict;             // what the recorded run found
+  SimConfig config;     // seed, strategy, memory, knobs; `forced` = the schedule
+  std::string verdict;  // what the recorded run found
   std::string message;
   std::uint64_t trace_hash = 0;
-  std::string build;               // the build id of the executable that wrote it ("" in older files)
+  std::string build;  // the build id of the executable that wrote it ("" in older files)
   // A shrunk reproducer: what it was found as ("seed 1710, strategy pct,
   // 9 preemptions") and how it replays; empty otherwise.
   std::string shrunk_from{};
@@ -100,8 +101,8 @@ std::size_t count_preemptions(SimRunFn run, const Repro& r);
 // ---- a campaign: seeds (one shard of them) in the simulator ----
 
 struct SimCampaignSpec {
-  core::CampaignSpec base;           // scenario, mutant, sizes, seeds, shard, budget
-  SimConfig config;                    // strategy, memory model, knobs (seed set per run)
+  core::CampaignSpec base;                // scenario, mutant, sizes, seeds, shard, budget
+  SimConfig config;                       // strategy, memory model, knobs (seed set per run)
   std::uint64_t max_executions = 100000;  // DFS: per seed
   // Run the seeds in a child process, so that a fatal signal in the pool under
   // test is a `crash` finding with its reproducer instead of the end of the
@@ -119,12 +120,12 @@ struct SimFailure {
 struct SimCampaignReport {
   SimCampaignSpec spec;
   std::uint64_t seeds_planned = 0, runs = 0;
-  std::uint64_t executions = 0;        // simulated executions (DFS runs many per seed)
-  std::uint64_t steps = 0;             // scheduling points, all executions
-  bool dfs_exhausted = true;           // DFS: every seed's space explored within bound
+  std::uint64_t executions = 0;  // simulated executions (DFS runs many per seed)
+  std::uint64_t steps = 0;       // scheduling points, all executions
+  bool dfs_exhausted = true;     // DFS: every seed's space explored within bound
   double elapsed_s = 0;
   bool budget_exhausted = false;
-  int stopped_by_signal = 0;           // as in threads::CampaignReport
+  int stopped_by_signal = 0;  // as in threads::CampaignReport
   std::vector<SimFailure> failures;
   core::VerdictKind overall() const;
 };

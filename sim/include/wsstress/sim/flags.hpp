@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // `wsstress sim`'s own flags, defined once, beside the
 // run's table (wsstress/stress/run_flags.hpp) and with its types: each row is
 // a RunFlag (names, kind, range, help, the words it takes) plus how it reads
@@ -13,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "wsstress/sim/engine.hpp"
 #include "wsstress/core/run_flags.hpp"
+#include "wsstress/sim/engine.hpp"
 
 namespace wsstress::sim {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // How the fuzz targets (fuzz/) read their input bytes, shared with the
 // `wsstress fuzz` and `wsstress replay` commands so that a crash file found by
 // libFuzzer, ClusterFuzzLite or OSS-Fuzz converts to a reproducer here.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // A process-wide observer of the pool's events in the simulator, for the
 // schedule fuzzer's feedback (fuzz/schedule_fuzzer.cpp turns them into
 // libFuzzer's extra counters). Called on the simulator's thread, in the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Reads-from fuzzing (RFF): Wolff, Shi, Zhang and Roychoudhury, "Greybox
 // Fuzzing for Concurrency Testing", ASPLOS 2024. Where
 // the schedule fuzzer's input is a stream of choices (one byte a decision),
@@ -120,10 +121,10 @@ inline constexpr std::uint64_t kReadsFromPatience = 64;
 
 struct ReadsFromOptions {
   std::string mutant = "none";
-  std::string scenario;         // one of schedule_fuzz_scenarios(); empty: the mutant's catalog scenario
-  std::uint64_t seed = 1;       // the loop's generator: corpus picks, mutations, walk seeds
+  std::string scenario;    // one of schedule_fuzz_scenarios(); empty: the mutant's catalog scenario
+  std::uint64_t seed = 1;  // the loop's generator: corpus picks, mutations, walk seeds
   std::uint64_t max_schedules = 1000;
-  double max_seconds = 0;       // 0: no time limit
+  double max_seconds = 0;  // 0: no time limit
   // Constraints an abstract schedule may hold; 0 leaves the walk alone (the
   // loop without RFF's steering: a seeded random walk per schedule, the
   // ablation the measurement compares with).
@@ -134,10 +135,10 @@ struct ReadsFromResult {
   bool found = false;
   std::uint64_t schedules = 0;  // run, the failing one included
   double seconds = 0;
-  std::size_t corpus = 0;       // abstract schedules kept
-  std::size_t pairs = 0;        // distinct reads-from pairs seen
-  std::uint64_t forced = 0;     // postponements blocking overrode, over every run
-  Repro repro;                  // the failing run's (exact), when found
+  std::size_t corpus = 0;                // abstract schedules kept
+  std::size_t pairs = 0;                 // distinct reads-from pairs seen
+  std::uint64_t forced = 0;              // postponements blocking overrode, over every run
+  Repro repro;                           // the failing run's (exact), when found
   std::vector<std::string> constraints;  // the failing input's, as "R <- W" / "R </- W"
   std::vector<std::uint8_t> input;       // the failing abstract schedule as a reads_from_fuzzer input
 };

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The deterministic simulator: SimPlatform runs every pool thread, and every
 // outside thread of a scenario, as a Boost.Context fiber on one OS thread.
 // Every atomic operation, fence, mutex and condvar operation, yield and thread
@@ -33,8 +34,6 @@
 // simulator's verdict (with its trace and reproducer) comes before ASan's.
 #pragma once
 
-#include <optional>
-#include <string_view>
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -42,17 +41,19 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "wsstress/core/scenario.hpp"
 #include "wsstress/pool/platform/concept.hpp"
 #include "wsstress/pool/trace.hpp"
 #include "wsstress/sim/asan.hpp"
 #include "wsstress/sim/strategies.hpp"
-#include "wsstress/core/scenario.hpp"
 
 namespace wsstress::sim {
 
@@ -67,10 +68,24 @@ inline constexpr MemoryModel kMemoryModels[] = {MemoryModel::SC, MemoryModel::TS
 
 // What a scheduling point does, for traces.
 enum class Op : std::uint8_t {
-  Load, Store, Rmw, Fence, Lock, Unlock, Wait, Notify, Yield, Start, Exit, Join, Sleep, Flush, Event,
-  Wake,  // trace only: the fiber made fiber `detail` runnable
-  Stale,  // trace only (cpp memory): the fiber's load read the store `detail` places back in mo
-  Preempt // trace only: the strategy switched from this runnable fiber to fiber `detail`
+  Load,
+  Store,
+  Rmw,
+  Fence,
+  Lock,
+  Unlock,
+  Wait,
+  Notify,
+  Yield,
+  Start,
+  Exit,
+  Join,
+  Sleep,
+  Flush,
+  Event,
+  Wake,    // trace only: the fiber made fiber `detail` runnable
+  Stale,   // trace only (cpp memory): the fiber's load read the store `detail` places back in mo
+  Preempt  // trace only: the strategy switched from this runnable fiber to fiber `detail`
 };
 const char* op_name(Op op) noexcept;
 
@@ -91,15 +106,15 @@ struct SimConfig {
   // cpp: the chance that a load with a choice reads an older store than the
   // newest; 0 (the default) draws it per seed from kStalePercents.
   unsigned stale_percent = 0;
-  unsigned spurious_wakeup_per_mille = 5; // chance a condvar waiter wakes spuriously
-  std::vector<std::uint32_t> forced;      // a recorded schedule to follow (replay)
+  unsigned spurious_wakeup_per_mille = 5;  // chance a condvar waiter wakes spuriously
+  std::vector<std::uint32_t> forced;       // a recorded schedule to follow (replay)
   // Replaying on other code (`replay --check-fix`): a recorded decision this
   // code cannot take is no error; from there on the run takes the
   // non-preemptive choice (ReadyView::keep_running, and the newest store for
   // a load), and SimResult::divergence says where it left the schedule.
   bool forced_then_keep_running = false;
-  std::vector<std::uint8_t> fuzz_bytes;   // Fuzz: one byte per decision (a fuzzer's input), then the seed's draws
-  bool record_trace = false;              // keep every point (for --trace / --trace-out)
+  std::vector<std::uint8_t> fuzz_bytes;  // Fuzz: one byte per decision (a fuzzer's input), then the seed's draws
+  bool record_trace = false;             // keep every point (for --trace / --trace-out)
   // Reads-from fuzzing (reads_from.hpp): the abstract schedule the
   // "reads-from" strategy steers toward, and where it reports the pairs seen;
   // the loop's, never in a reproducer (null: a random walk).
@@ -113,7 +128,7 @@ struct TracePoint {
   Op op;
   const char* file;
   unsigned line;
-  std::uint64_t detail;  // the event kind, or the address operated on
+  std::uint64_t detail;    // the event kind, or the address operated on
   std::uint64_t arg = 0;   // an event's payload `a` (a gate's number, a latch)
   std::uint64_t arg2 = 0;  // and `b` (the is_blocked mutex of gate 2, the condvar of ThreadSleeping)
   // The operation ran inside the standard library (a lock in <unique_lock.h>):
@@ -136,7 +151,7 @@ struct SimResult {
   std::vector<std::uint32_t> schedule;  // every choice made, for the reproducer
   std::vector<TracePoint> trace;        // with record_trace
   std::vector<std::string> fiber_names;
-  std::string divergence;               // replay only: where the run left its schedule
+  std::string divergence;  // replay only: where the run left its schedule
   // DFS only: per decision, its alternatives, the non-preemptive default first.
   std::vector<std::vector<std::uint32_t>> decisions;
 };
@@ -322,7 +337,7 @@ class SimAtomic {
   }
 
   SimLiveness live_;
-  mutable T value_;  // the newest value in modification order
+  mutable T value_;                             // the newest value in modification order
   mutable detail::History* history_ = nullptr;  // cpp memory: the modification order, made at the first access
 };
 
@@ -366,7 +381,7 @@ class SimMutex {
   }
   bool try_lock(SrcLoc loc = SrcLoc::here());
   SimLiveness live;
-  std::uint32_t owner = 0;  // fiber id + 1; 0: free (managed by the scheduler)
+  std::uint32_t owner = 0;                                  // fiber id + 1; 0: free (managed by the scheduler)
   std::shared_ptr<const std::vector<std::uint32_t>> clock;  // cpp memory: the last unlocker's clock
 };
 
@@ -417,8 +432,8 @@ struct SimPlatform {
   template <class Tag, class T>
   static T& thread_local_slot() noexcept {
     static const char key = 0;  // one object per (Tag, T): its address names the slot, no type-name compare
-    return *static_cast<T*>(detail::tls(&key, [] { return static_cast<void*>(new T{}); },
-                                        [](void* p) { delete static_cast<T*>(p); }));
+    return *static_cast<T*>(detail::tls(
+        &key, [] { return static_cast<void*>(new T{}); }, [](void* p) { delete static_cast<T*>(p); }));
   }
   static std::uint64_t next_rng_seed() noexcept { return detail::next_seed(); }
   static std::size_t default_num_threads() noexcept { return 2; }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The simulator's strategies by name, and the one registry of them (issue
 // #40). A strategy is one file under sim/src/strategies/ that defines its
 // Strategy class (sim/src/strategy.hpp) and registers itself with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // A campaign: one scenario over a range of seeds (optionally one shard of it),
 // with one mutant, on real threads. It returns a report - the data every
 // renderer (text, JSON) works from - and never prints: progress and fatal
@@ -14,9 +15,9 @@
 #include <vector>
 
 #include "wsstress/core/campaign_spec.hpp"
-#include "wsstress/threads/parallelism.hpp"
 #include "wsstress/core/scenario.hpp"
 #include "wsstress/core/sweep.hpp"
+#include "wsstress/threads/parallelism.hpp"
 
 namespace wsstress::threads {
 
@@ -26,8 +27,8 @@ using namespace core;
 struct SeedFailure {
   std::uint64_t seed = 0;
   Verdict verdict;
-  std::string replay;      // the command line that runs this seed again
-  double at_seconds = 0;   // since the campaign started
+  std::string replay;     // the command line that runs this seed again
+  double at_seconds = 0;  // since the campaign started
 };
 
 struct CampaignReport {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // NoisyPlatform: the real-thread platform of `wsstress run`.
 //
 // It is StdPlatform with three things switched on, none of which exists in the
@@ -23,10 +24,10 @@
 #include <mutex>
 #include <thread>
 
-#include "wsstress/pool/platform/std.hpp"
-#include "wsstress/pool/trace.hpp"
 #include "wsstress/core/progress.hpp"
 #include "wsstress/core/worker_state.hpp"
+#include "wsstress/pool/platform/std.hpp"
+#include "wsstress/pool/trace.hpp"
 
 namespace wsstress::threads {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The real-thread parallelism figure: how often a worker
 // sleeps while a job waits in its pool's deques or injector. rayon-core allows
 // such windows - a sleepy worker that misses an internal push costs "one
@@ -21,10 +22,10 @@ namespace wsstress::threads {
 using namespace core;
 
 struct ParallelismFigure {
-  std::uint64_t samples = 0;  // sampler ticks (one every ~1 ms) while the campaign ran
+  std::uint64_t samples = 0;             // sampler ticks (one every ~1 ms) while the campaign ran
   std::uint64_t asleep_beside_work = 0;  // ticks at which some pool had a worker asleep and a job queued
-  std::uint64_t windows = 0;     // maximal runs of such ticks
-  std::uint64_t longest = 0;     // the longest run, in ticks
+  std::uint64_t windows = 0;             // maximal runs of such ticks
+  std::uint64_t longest = 0;             // the longest run, in ticks
   double rate() const noexcept { return samples == 0 ? 0 : static_cast<double>(asleep_beside_work) / samples; }
 };
 

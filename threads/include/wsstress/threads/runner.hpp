@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // One run: a scenario, for one seed, over the pool instantiated with
 // NoisyPlatform and mutant policy M. A mutant runs as RuntimeMutants: the
 // mutants sharing a static part share one instantiation (runners.cpp, its
@@ -8,9 +9,9 @@
 #include <exception>
 #include <string>
 
-#include "wsstress/threads/noise.hpp"
 #include "wsstress/core/scenario.hpp"
 #include "wsstress/core/scenarios.hpp"
+#include "wsstress/threads/noise.hpp"
 
 namespace wsstress::threads {
 

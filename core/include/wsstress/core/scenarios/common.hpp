@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // What every family of scenarios shares: the types a scenario over <P, M>
 // names (WSSTRESS_SCENARIO_TYPES, spelled once for the three families) and the
 // exception scenarios throw on purpose. See scenarios.hpp for the registry.
@@ -18,13 +19,13 @@
 namespace wsstress::core {
 
 // The names a scenario family over pool<P, M> uses.
-#define WSSTRESS_SCENARIO_TYPES(P, M)                           \
-  using C = Ctx<P, M>;                                          \
-  using Pool = pool::BasicThreadPool<P, M>;                     \
-  using Builder = pool::BasicThreadPoolBuilder<P, M>;           \
-  using Scope = pool::Scope<P, M>;                              \
-  using ScopeFifo = pool::ScopeFifo<P, M>;                      \
-  using BroadcastContext = pool::BroadcastContext<P, M>;        \
+#define WSSTRESS_SCENARIO_TYPES(P, M)                    \
+  using C = Ctx<P, M>;                                   \
+  using Pool = pool::BasicThreadPool<P, M>;              \
+  using Builder = pool::BasicThreadPoolBuilder<P, M>;    \
+  using Scope = pool::Scope<P, M>;                       \
+  using ScopeFifo = pool::ScopeFifo<P, M>;               \
+  using BroadcastContext = pool::BroadcastContext<P, M>; \
   using E = Env<P>;
 
 // An exception a scenario throws on purpose, identified by its id.

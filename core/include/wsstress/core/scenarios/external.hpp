@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The external family: programs nobody here wrote, each with its known bug
 // and its fixed twin, ported over the platform policy (external_queues.hpp:
 // SCTBench's CHESS WorkStealQueue and its interlocked variant, CDSChecker's
@@ -28,20 +29,48 @@ struct ExternalScenarios {
     for (std::size_t it = 0; it < c.spec.iterations && !c.failed(); ++it) run();
   }
 
-  static void ext_wsq(C& c) { repeat(c, [&] { Q::work_steal_queue(c, false, false); }); }
-  static void ext_wsq_fixed(C& c) { repeat(c, [&] { Q::work_steal_queue(c, false, true); }); }
-  static void ext_iwsq(C& c) { repeat(c, [&] { Q::work_steal_queue(c, true, false); }); }
-  static void ext_iwsq_fixed(C& c) { repeat(c, [&] { Q::work_steal_queue(c, true, true); }); }
-  static void ext_chase_lev(C& c) { repeat(c, [&] { Q::chase_lev(c, false); }); }
-  static void ext_chase_lev_fixed(C& c) { repeat(c, [&] { Q::chase_lev(c, true); }); }
-  static void ext_kubernetes10182(C& c) { repeat(c, [&] { Go::kubernetes10182(c, false); }); }
-  static void ext_kubernetes10182_fixed(C& c) { repeat(c, [&] { Go::kubernetes10182(c, true); }); }
-  static void ext_etcd6873(C& c) { repeat(c, [&] { Go::etcd6873(c, false); }); }
-  static void ext_etcd6873_fixed(C& c) { repeat(c, [&] { Go::etcd6873(c, true); }); }
-  static void ext_moby25384(C& c) { repeat(c, [&] { Go::moby25384(c, false); }); }
-  static void ext_moby25384_fixed(C& c) { repeat(c, [&] { Go::moby25384(c, true); }); }
-  static void ext_kubernetes11298(C& c) { repeat(c, [&] { Go::kubernetes11298(c, false); }); }
-  static void ext_kubernetes11298_fixed(C& c) { repeat(c, [&] { Go::kubernetes11298(c, true); }); }
+  static void ext_wsq(C& c) {
+    repeat(c, [&] { Q::work_steal_queue(c, false, false); });
+  }
+  static void ext_wsq_fixed(C& c) {
+    repeat(c, [&] { Q::work_steal_queue(c, false, true); });
+  }
+  static void ext_iwsq(C& c) {
+    repeat(c, [&] { Q::work_steal_queue(c, true, false); });
+  }
+  static void ext_iwsq_fixed(C& c) {
+    repeat(c, [&] { Q::work_steal_queue(c, true, true); });
+  }
+  static void ext_chase_lev(C& c) {
+    repeat(c, [&] { Q::chase_lev(c, false); });
+  }
+  static void ext_chase_lev_fixed(C& c) {
+    repeat(c, [&] { Q::chase_lev(c, true); });
+  }
+  static void ext_kubernetes10182(C& c) {
+    repeat(c, [&] { Go::kubernetes10182(c, false); });
+  }
+  static void ext_kubernetes10182_fixed(C& c) {
+    repeat(c, [&] { Go::kubernetes10182(c, true); });
+  }
+  static void ext_etcd6873(C& c) {
+    repeat(c, [&] { Go::etcd6873(c, false); });
+  }
+  static void ext_etcd6873_fixed(C& c) {
+    repeat(c, [&] { Go::etcd6873(c, true); });
+  }
+  static void ext_moby25384(C& c) {
+    repeat(c, [&] { Go::moby25384(c, false); });
+  }
+  static void ext_moby25384_fixed(C& c) {
+    repeat(c, [&] { Go::moby25384(c, true); });
+  }
+  static void ext_kubernetes11298(C& c) {
+    repeat(c, [&] { Go::kubernetes11298(c, false); });
+  }
+  static void ext_kubernetes11298_fixed(C& c) {
+    repeat(c, [&] { Go::kubernetes11298(c, true); });
+  }
 };
 
 }  // namespace wsstress::core

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 AND LicenseRef-GoBench-unlicensed
+// SPDX-FileCopyrightText: Ting Yuan et al. (GoBench); The Kubernetes Authors; The etcd Authors; Docker, Inc.; The wsstress developers
 // Four GoKer blocking kernels (GoBench, CGO 2021: Yuan et al., "GoBench: A
 // Benchmark Suite of Real-World Go Concurrency Bugs"), ported over the
 // platform policy with go_runtime.hpp standing for Go's channels, WaitGroup,
@@ -55,9 +57,11 @@ struct GoKerKernels {
       delete_pod_status();
     };
     auto start = [&] {
-      go.go([&] {
-        for (int i = 0; i < 2; ++i) sync_batch();
-      }, panics(c));
+      go.go(
+          [&] {
+            for (int i = 0; i < 2; ++i) sync_batch();
+          },
+          panics(c));
     };
     auto set_pod_status = [&] {
       Lock l(s.pod_statuses_lock);
@@ -82,19 +86,23 @@ struct GoKerKernels {
     typename P::Mutex mu;
     Chan* updatec = go.make_chan(1);
     Chan* donec = go.make_chan(0);
-    go.go([&] {  // G2: for wb := range wbs.updatec { wbs.coalesce(wb) }; defer close(donec)
-      while (go.recv(updatec)) {
-        Lock l(mu);
-      }
-      go.close(donec);
-    }, panics(c));
+    go.go(
+        [&] {  // G2: for wb := range wbs.updatec { wbs.coalesce(wb) }; defer close(donec)
+          while (go.recv(updatec)) {
+            Lock l(mu);
+          }
+          go.close(donec);
+        },
+        panics(c));
     go.select({{updatec, true}}, true);  // wbs.update(): select { case updatec <- wb: default: }
-    go.go([&] {                           // G3: go wbs.stop()
-      Lock l(mu);
-      go.close(updatec);
-      if (fixed) l.unlock();
-      go.recv(donec);
-    }, panics(c));
+    go.go(
+        [&] {  // G3: go wbs.stop()
+          Lock l(mu);
+          go.close(updatec);
+          if (fixed) l.unlock();
+          go.recv(donec);
+        },
+        panics(c));
     go.join_all();
     Progress::tick();
   }
@@ -126,10 +134,12 @@ struct GoKerKernels {
     Go go(c.rng.next());
     auto after = [&](auto f) {  // After(f): a channel closed when f returns in a goroutine of its own
       Chan* ch = go.make_chan(0);
-      go.go([&go, f, ch]() mutable {
-        f();
-        go.close(ch);
-      }, panics(c));
+      go.go(
+          [&go, f, ch]() mutable {
+            f();
+            go.close(ch);
+          },
+          panics(c));
       return ch;
     };
     auto until = [&](auto f, Chan* stop) {  // Until(f, 0, stop)
@@ -137,7 +147,7 @@ struct GoKerKernels {
     };
     typename Go::Mutex lock;
     typename Go::Cond cond{&lock, {}, {}};
-    Chan* masters = go.make_chan(1);  // the twin's
+    Chan* masters = go.make_chan(1);    // the twin's
     auto notifier = [&](Chan* abort) {  // the body of the loop After runs in Notify
       for (int r = 0; r < kRounds && !go.ready(abort); ++r) {
         if (!fixed) {
@@ -196,14 +206,16 @@ struct GoKerKernels {
     Go go(c.rng.next());
     typename Go::WaitGroup group;
     constexpr int kPlugins = 2;
-    go.go([&] {  // go pm.init()
-      go.add(group, kPlugins);
-      for (int p = 0; p < kPlugins; ++p) {
-        go.go([&] { go.done(group); }, panics(c));
-        if (!fixed) go.wait(group);
-      }
-      if (fixed) go.wait(group);
-    }, panics(c));
+    go.go(
+        [&] {  // go pm.init()
+          go.add(group, kPlugins);
+          for (int p = 0; p < kPlugins; ++p) {
+            go.go([&] { go.done(group); }, panics(c));
+            if (!fixed) go.wait(group);
+          }
+          if (fixed) go.wait(group);
+        },
+        panics(c));
     go.join_all();
     Progress::tick();
   }

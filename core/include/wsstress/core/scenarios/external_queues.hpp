@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: LicenseRef-MSR-LA-CHESS AND LicenseRef-CDSChecker-benchmarks-unlicensed
+// SPDX-FileCopyrightText: Microsoft Corporation (CHESS); Brian Norris and Brian Demsky (CDSChecker benchmarks); The wsstress developers
 // Two work-stealing queues nobody here wrote, with their known bugs, ported
 // over the platform policy (atomics, mutex, plain cells from P; threads from
 // Env<P>), each with its test harness and that harness's assertions as the
@@ -295,8 +297,7 @@ struct ExternalQueues {
     const std::size_t bottom = q.bottom.load(std::memory_order_relaxed);
     new_a->size.store(new_size, std::memory_order_relaxed);
     for (std::size_t i = top; i < bottom; ++i) {
-      new_a->buffer[i % new_size].store(a->buffer[i % size].load(std::memory_order_relaxed),
-                                        std::memory_order_relaxed);
+      new_a->buffer[i % new_size].store(a->buffer[i % size].load(std::memory_order_relaxed), std::memory_order_relaxed);
     }
     // The bug: relaxed (deque.c); the bugfix: release.
     q.array.store(new_a, q.fixed ? std::memory_order_release : std::memory_order_relaxed);

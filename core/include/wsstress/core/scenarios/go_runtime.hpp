@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Go's channels, WaitGroup, Mutex, Cond and goroutines over the platform policy, for the
 // GoKer kernels (external_go.hpp): each kernel's blocking comes from here, so
 // a goroutine stuck for good is a fiber the simulator's deadlock verdict sees
@@ -40,8 +41,8 @@
 #include <utility>
 #include <vector>
 
-#include "wsstress/pool/platform/splitmix64.hpp"
 #include "wsstress/core/scenario.hpp"
+#include "wsstress/pool/platform/splitmix64.hpp"
 
 namespace wsstress::core {
 

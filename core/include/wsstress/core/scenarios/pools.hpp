@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The scenarios of pools and their threads: join trees (join), outside
 // threads entering pools that had time to fall asleep (inject), install chains
 // across pools (cross), and pools dropped with work in flight (terminate).

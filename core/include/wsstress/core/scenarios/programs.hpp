@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The program scenario: a nested program of the fuzzers' language
 // (program.hpp) over up to three pools, from the seed or from the run's input
 // bytes, checked against its sequential interpreter. With a ProgramLog
@@ -75,7 +76,9 @@ struct ProgramScenarios {
       case K::Scope:
       case K::ScopeFifo:
       case K::InPlaceScope:
-        return r.log ? logged_scope(r, id, pool) : scope_node(r, id, pool, [](std::size_t) {}, [] {});
+        return r.log ? logged_scope(r, id, pool)
+                     : scope_node(
+                           r, id, pool, [](std::size_t) {}, [] {});
       case K::Install:
         return (*r.pools[n.value])->install([&r, id, k = n.kids[0], p = std::size_t{n.value}] {
           if (r.log) {
@@ -95,9 +98,7 @@ struct ProgramScenarios {
         for (std::uint64_t v : values) sum += v;
         return sum;
       }
-      case K::Spawn:
-        pool::spawn<P, M>([&r, id, pool, k = n.kids[0]] { detached(r, id, pool, k, "spawn"); });
-        return 0;
+      case K::Spawn: pool::spawn<P, M>([&r, id, pool, k = n.kids[0]] { detached(r, id, pool, k, "spawn"); }); return 0;
       case K::SpawnBroadcast:
         pool::spawn_broadcast<P, M>([&r, id, pool, k = n.kids[0]](BroadcastContext ctx) {
           if (r.log) r.log->add(fact::spawn_broadcast_index(id, ctx.index(), ctx.num_threads()));
@@ -296,8 +297,8 @@ struct ProgramScenarios {
     }
     std::lock_guard<std::mutex> g(r.handled->m);
     c.check(r.handled->count.load() == e.handled, [&] {
-      return "program: the panic handlers got " + std::to_string(r.handled->count.load()) +
-             " exceptions, sequential " + std::to_string(e.handled);
+      return "program: the panic handlers got " + std::to_string(r.handled->count.load()) + " exceptions, sequential " +
+             std::to_string(e.handled);
     });
     for (std::uint32_t id : r.handled->ids) {
       c.check(e.handled_ids.count(id) == 1, [&] {

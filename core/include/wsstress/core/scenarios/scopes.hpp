@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The scenarios of scopes, broadcasts and exceptions: a scope whose latch is
 // set from another pool while its own pool is dropped (cross_scope), nested
 // scopes and spawns (scope), broadcasts racing installs and sleep (broadcast),
@@ -16,10 +17,10 @@ struct ScopeScenarios {
 
   // What the short-lived pool's job reports back to the main thread.
   struct CrossScopeRun {
-    std::atomic<std::uint64_t> ran{0};     // jobs run in the other pool
-    std::atomic<bool> returned{false};     // the scope or broadcast returned
-    std::atomic<bool> in_order{true};      // broadcast: one result per worker, in index order
-    std::atomic<std::size_t> exited{0};    // the short-lived pool's worker left
+    std::atomic<std::uint64_t> ran{0};   // jobs run in the other pool
+    std::atomic<bool> returned{false};   // the scope or broadcast returned
+    std::atomic<bool> in_order{true};    // broadcast: one result per worker, in index order
+    std::atomic<std::size_t> exited{0};  // the short-lived pool's worker left
   };
 
   // Runs on the short-lived pool's worker: a scope over `other` (rayon's
@@ -225,8 +226,15 @@ struct ScopeScenarios {
     r.status.set("install(join with throwing halves)");
     try {
       r.p.install([&] {
-        pool::join<P, M>([&] { ran.fetch_add(1); if (a_throws) throw Thrown{ia}; },
-                         [&] { ran.fetch_add(1); if (b_throws) throw Thrown{ib}; });
+        pool::join<P, M>(
+            [&] {
+              ran.fetch_add(1);
+              if (a_throws) throw Thrown{ia};
+            },
+            [&] {
+              ran.fetch_add(1);
+              if (b_throws) throw Thrown{ib};
+            });
       });
       r.c.check(!a_throws && !b_throws, "exception: join swallowed an exception");
     } catch (const Thrown& t) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // PlainCell: the pool's plain (non-atomic) memory that crosses threads.
 //
 // A job's closure and its result slot are written by one thread and read by

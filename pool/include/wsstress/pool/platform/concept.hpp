@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The platform policy: everything the pool's algorithms need from the machine.
 //
 // The algorithms (deque, latches, sleep, registry) are templates over a platform
@@ -45,35 +46,33 @@ struct ThreadOptions {
 };
 
 template <class P>
-concept Platform =
-    requires {
-      typename P::template Atomic<std::size_t>;
-      typename P::template Atomic<void*>;
-      typename P::Mutex;
-      typename P::CondVar;
-      typename P::template Cell<int>;
-      { P::kTraced } -> std::convertible_to<bool>;
-      { P::kCheckInvariants } -> std::convertible_to<bool>;
-      { P::kCheckSyncInvariants } -> std::convertible_to<bool>;
-    } &&
-    requires(std::memory_order order, const Event& event, SrcLoc loc,
-             typename P::template Atomic<std::size_t>& a, std::unique_lock<typename P::Mutex>& lock,
-             typename P::CondVar& cv) {
-      P::fence(order);
-      P::yield_now();
-      { P::next_rng_seed() } -> std::same_as<std::uint64_t>;
-      { P::default_num_threads() } -> std::same_as<std::size_t>;
-      { P::template thread_local_slot<struct ConceptTag, int>() } -> std::same_as<int&>;
-      P::on_event(event, loc);
-      P::invariant_failed("", loc);
-      P::abort_pool("", loc);
-      { a.load(order) } -> std::same_as<std::size_t>;
-      a.store(std::size_t{0}, order);
-      { a.fetch_add(std::size_t{1}, order) } -> std::same_as<std::size_t>;
-      cv.wait(lock);
-      cv.notify_one();
-      cv.notify_all();
-    };
+concept Platform = requires {
+  typename P::template Atomic<std::size_t>;
+  typename P::template Atomic<void*>;
+  typename P::Mutex;
+  typename P::CondVar;
+  typename P::template Cell<int>;
+  { P::kTraced } -> std::convertible_to<bool>;
+  { P::kCheckInvariants } -> std::convertible_to<bool>;
+  { P::kCheckSyncInvariants } -> std::convertible_to<bool>;
+}
+&&requires(std::memory_order order, const Event& event, SrcLoc loc, typename P::template Atomic<std::size_t>& a,
+           std::unique_lock<typename P::Mutex>& lock, typename P::CondVar& cv) {
+  P::fence(order);
+  P::yield_now();
+  { P::next_rng_seed() } -> std::same_as<std::uint64_t>;
+  { P::default_num_threads() } -> std::same_as<std::size_t>;
+  { P::template thread_local_slot<struct ConceptTag, int>() } -> std::same_as<int&>;
+  P::on_event(event, loc);
+  P::invariant_failed("", loc);
+  P::abort_pool("", loc);
+  { a.load(order) } -> std::same_as<std::size_t>;
+  a.store(std::size_t{0}, order);
+  { a.fetch_add(std::size_t{1}, order) } -> std::same_as<std::size_t>;
+  cv.wait(lock);
+  cv.notify_one();
+  cv.notify_all();
+};
 
 // Checks an internal invariant on platforms that ask for it (the simulator and
 // the test platforms). A macro, so that on StdPlatform not even the condition's

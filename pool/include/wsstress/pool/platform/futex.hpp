@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// SPDX-FileCopyrightText: The Rust Project Developers; The wsstress developers
 // The locks rayon-core 1.10.1 takes on Linux: Rust std's futex-based Mutex and
 // Condvar (library/std/src/sys/sync/mutex/futex.rs and condvar/futex.rs),
 // ported step for step for StdPlatform on Linux.
@@ -37,8 +39,8 @@ inline std::uint32_t* word(std::atomic<std::uint32_t>& a) noexcept {
 inline void wait(std::atomic<std::uint32_t>& a, std::uint32_t expected) noexcept {
   for (;;) {
     if (a.load(std::memory_order_relaxed) != expected) return;
-    const long r = syscall(SYS_futex, word(a), FUTEX_WAIT_BITSET | FUTEX_PRIVATE_FLAG, expected, nullptr,
-                           nullptr, FUTEX_BITSET_MATCH_ANY);
+    const long r = syscall(SYS_futex, word(a), FUTEX_WAIT_BITSET | FUTEX_PRIVATE_FLAG, expected, nullptr, nullptr,
+                           FUTEX_BITSET_MATCH_ANY);
     if (r < 0 && errno == EINTR) continue;
     return;
   }
@@ -59,8 +61,7 @@ class FutexMutex {
 
   bool try_lock() noexcept {
     std::uint32_t expected = kUnlocked;
-    return state_.compare_exchange_strong(expected, kLocked, std::memory_order_acquire,
-                                          std::memory_order_relaxed);
+    return state_.compare_exchange_strong(expected, kLocked, std::memory_order_acquire, std::memory_order_relaxed);
   }
   void lock() noexcept {
     if (!try_lock()) lock_contended();

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// SPDX-FileCopyrightText: Sean McArthur (num_cpus); The wsstress developers
 // The default thread count: num_cpus::get() as rayon-core 1.10.1 calls it.
 //
 // rayon-core 1.10.1 asks for num_cpus "1.2"; Debian resolves that to 1.14.0,

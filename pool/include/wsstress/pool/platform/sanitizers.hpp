@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Which sanitizer this translation unit is built under, in one place (g++
 // defines __SANITIZE_*__, clang 14 only answers __has_feature), for the few
 // places that must spell an operation the way the sanitizer understands it:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The tree's one seeded generator: splitmix64 (Steele, Lea and Flood, "Fast
 // splittable pseudorandom number generators", 2014). Every seeded choice the
 // tools make (program shapes, noise, the simulator's schedules, test shapes)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The source-location hook shared by every platform.
 //
 // Instrumented platforms (the simulator, Relacy, the noisy stress platform) give
@@ -17,8 +18,7 @@ struct SrcLoc {
   const char* file = "";
   unsigned line = 0;
 
-  static constexpr SrcLoc here(const char* file = __builtin_FILE(),
-                               unsigned line = __builtin_LINE()) noexcept {
+  static constexpr SrcLoc here(const char* file = __builtin_FILE(), unsigned line = __builtin_LINE()) noexcept {
     return SrcLoc{file, line};
   }
 };

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// SPDX-FileCopyrightText: The Rust Project Developers; The Rayon developers; The wsstress developers
 // StdPlatform: the production instantiation of the platform policy.
 //
 // Every member is the plain standard facility (std::atomic, pthreads for stack
@@ -105,8 +107,7 @@ struct StdPlatform {
   static void on_event(const Event&, SrcLoc) noexcept {}
 
   [[noreturn]] static void invariant_failed(const char* what, SrcLoc loc) noexcept {
-    std::fprintf(stderr, "wsstress: pool invariant violated at %s:%u: %s\n", loc.file, loc.line,
-                 what);
+    std::fprintf(stderr, "wsstress: pool invariant violated at %s:%u: %s\n", loc.file, loc.line, what);
     std::abort();
   }
 

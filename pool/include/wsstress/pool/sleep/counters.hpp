@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// SPDX-FileCopyrightText: The Rayon developers; The wsstress developers
 // AtomicCounters: the sleep module's one-word state (rayon-core sleep/counters.rs).
 //
 // One 64-bit atomic packs, from the least significant bit up:
@@ -62,8 +64,7 @@ struct CounterLayout {
   static_assert(kJecBits >= 1 && kJecShift + kJecBits <= 64, "JEC must fit in the word");
   static_assert(kInactiveShift + kThreadsBits <= 64, "thread counters must fit in the word");
   static constexpr std::uint64_t kThreadMask = kThreadsMax;
-  static constexpr std::uint64_t kJecMask =
-      kJecBits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << kJecBits) - 1;
+  static constexpr std::uint64_t kJecMask = kJecBits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << kJecBits) - 1;
   static constexpr std::uint64_t kOneSleeping = std::uint64_t{1} << kSleepingShift;
   static constexpr std::uint64_t kOneInactive = std::uint64_t{1} << kInactiveShift;
   static constexpr std::uint64_t kOneJec = std::uint64_t{1} << kJecShift;
@@ -82,16 +83,10 @@ class Counters {
     return JobsEventCounter((word_ >> L::kJecShift) & L::kJecMask);
   }
   // Idle, sleepy or sleeping.
-  constexpr std::uint64_t inactive_threads() const noexcept {
-    return (word_ >> L::kInactiveShift) & L::kThreadMask;
-  }
-  constexpr std::uint64_t sleeping_threads() const noexcept {
-    return (word_ >> L::kSleepingShift) & L::kThreadMask;
-  }
+  constexpr std::uint64_t inactive_threads() const noexcept { return (word_ >> L::kInactiveShift) & L::kThreadMask; }
+  constexpr std::uint64_t sleeping_threads() const noexcept { return (word_ >> L::kSleepingShift) & L::kThreadMask; }
   // Inactive threads that are still looking for work.
-  constexpr std::uint64_t awake_but_idle_threads() const noexcept {
-    return inactive_threads() - sleeping_threads();
-  }
+  constexpr std::uint64_t awake_but_idle_threads() const noexcept { return inactive_threads() - sleeping_threads(); }
   // Adds one to the JEC. At full width the JEC owns the top bits, so a plain
   // wrapping add cannot carry into the thread counts; a narrowed JEC is masked so
   // it wraps inside its own field the same way.
@@ -145,7 +140,7 @@ class AtomicCounters {
     Snapshot old_value(value_.fetch_sub(L::kOneInactive, std::memory_order_seq_cst));
     WSSTRESS_CHECK(P, old_value.inactive_threads() > 0, "sub_inactive_thread: no inactive thread");
     WSSTRESS_CHECK(P, old_value.sleeping_threads() <= old_value.inactive_threads(),
-                       "sub_inactive_thread: more sleeping than inactive threads");
+                   "sub_inactive_thread: more sleeping than inactive threads");
     return std::min<std::uint64_t>(old_value.sleeping_threads(), 2);
   }
 
@@ -156,15 +151,14 @@ class AtomicCounters {
     Snapshot old_value(value_.fetch_sub(L::kOneSleeping, std::memory_order_seq_cst));
     WSSTRESS_CHECK(P, old_value.sleeping_threads() > 0, "sub_sleeping_thread: no sleeping thread");
     WSSTRESS_CHECK(P, old_value.sleeping_threads() <= old_value.inactive_threads(),
-                       "sub_sleeping_thread: more sleeping than inactive threads");
+                   "sub_sleeping_thread: more sleeping than inactive threads");
   }
 
   // Gate 4's compare-and-swap: becomes sleeping only if the counters (and so the
   // JEC) are still exactly `old_value`.
   bool try_add_sleeping_thread(Snapshot old_value) noexcept {
     WSSTRESS_CHECK(P, old_value.inactive_threads() > 0, "try_add_sleeping_thread: no inactive thread");
-    WSSTRESS_CHECK(P, old_value.sleeping_threads() < kThreadsMax,
-                       "try_add_sleeping_thread: too many sleeping threads");
+    WSSTRESS_CHECK(P, old_value.sleeping_threads() < kThreadsMax, "try_add_sleeping_thread: too many sleeping threads");
     return try_exchange(old_value, old_value.plus_one_sleeping(), std::memory_order_seq_cst);
   }
 

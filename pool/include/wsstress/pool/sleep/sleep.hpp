@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// SPDX-FileCopyrightText: The Rayon developers; The wsstress developers
 // Sleep: when idle workers go to sleep and who wakes them (sleep/mod.rs).
 //
 // An idle worker calls no_work_found once per fruitless search round: it yields
@@ -114,16 +116,14 @@ class Sleep {
 
   // `num_jobs` jobs were injected from outside the pool. The fence pairs with
   // the one before gate 5 (sleep/README.md §4 says when either matters).
-  void new_injected_jobs(std::size_t source_worker_index, std::uint32_t num_jobs,
-                         bool queue_was_empty) noexcept {
+  void new_injected_jobs(std::size_t source_worker_index, std::uint32_t num_jobs, bool queue_was_empty) noexcept {
     if (!M::kNoInjectFence) P::fence(std::memory_order_seq_cst);
     new_jobs(source_worker_index, num_jobs, queue_was_empty);
   }
 
   // `num_jobs` jobs were pushed on a worker's own deque. No fence: a sleeper that
   // misses this job costs a helper, not the job (sleep/README.md §5).
-  void new_internal_jobs(std::size_t source_worker_index, std::uint32_t num_jobs,
-                         bool queue_was_empty) noexcept {
+  void new_internal_jobs(std::size_t source_worker_index, std::uint32_t num_jobs, bool queue_was_empty) noexcept {
     if (M::kInternalPushNoJec) {
       // Mutant: the push is not announced to sleepy workers (the JEC keeps its
       // value), so one passes gate 4 and sleeps beside the job.
@@ -276,9 +276,7 @@ class Sleep {
                    "new_jobs: more sleeping than inactive threads");
     const std::uint64_t num_awake_but_idle = counters.awake_but_idle_threads();
     const std::uint64_t num_sleepers = counters.sleeping_threads();
-    trace<P>([&] {
-      return ev(EventKind::JobThreadCounts, source_worker_index, num_awake_but_idle, num_sleepers);
-    });
+    trace<P>([&] { return ev(EventKind::JobThreadCounts, source_worker_index, num_awake_but_idle, num_sleepers); });
     if (num_sleepers == 0) return;
     wake_for_new_jobs(num_jobs, queue_was_empty, num_awake_but_idle, num_sleepers);
   }
